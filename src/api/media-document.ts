@@ -1,0 +1,61 @@
+/**
+ * The media document: what `GET /v3/media/{mediaId}` answers and an analytics callback carries
+ * (VoiceBase `VbMedia`, spec/callbacks.md "Callback body of type analytics"). Pure.
+ */
+import type { MediaRecord } from "../store/media.ts";
+import type { IncludeSection } from "./configuration.ts";
+
+/** The VoiceBase media format this document follows. */
+export const FORMAT_VERSION = "3.0.7";
+
+export function mediaUrl(publicUrl: string, mediaId: string): string {
+  return `${publicUrl}/v3/media/${mediaId}`;
+}
+
+export interface Stream {
+  status: string;
+  streamName: string;
+  streamLocation: string;
+}
+
+/** The streams a media item has: its original bytes once stored. */
+export function streamsOf(media: MediaRecord, publicUrl: string): Stream[] {
+  if (media.originalBlob === undefined) return [];
+  return [{ status: "available", streamName: "original", streamLocation: `${mediaUrl(publicUrl, media.mediaId)}/streams/original` }];
+}
+
+/** The fields every document carries, whatever `include` says. */
+export function envelopeOf(media: MediaRecord, publicUrl: string): Record<string, unknown> {
+  return {
+    _links: { self: { href: mediaUrl(publicUrl, media.mediaId) } },
+    formatVersion: FORMAT_VERSION,
+    mediaId: media.mediaId,
+    accountId: media.account.accountId,
+    accountName: media.account.accountName,
+    status: media.status,
+    dateCreated: media.dateCreated.toISOString(),
+    ...(media.dateFinished && { dateFinished: media.dateFinished.toISOString() }),
+    timeToLiveInSeconds: media.timeToLiveSeconds,
+    expiresOn: media.expiresOn.toISOString(),
+    ...(media.mediaContentType && { mediaContentType: media.mediaContentType }),
+    ...(media.lengthMs !== undefined && { length: media.lengthMs }),
+    ...(media.errors && { errors: media.errors }),
+  };
+}
+
+/**
+ * The document with the sections `include` names (every section when it is undefined). A section not
+ * computed (yet, or at all for this item) is left out rather than shown empty.
+ */
+export function mediaDocument(media: MediaRecord, publicUrl: string, include?: readonly IncludeSection[]) {
+  const wanted = (section: IncludeSection) => include === undefined || include.includes(section);
+  const document = envelopeOf(media, publicUrl);
+  if (wanted("metadata") && media.metadata !== undefined) document.metadata = media.metadata;
+  for (const [name, section] of Object.entries(media.sections)) {
+    if (wanted(name as IncludeSection)) document[name] = section;
+  }
+  const streams = streamsOf(media, publicUrl);
+  if (wanted("streams") && streams.length > 0) document.streams = streams;
+  if (wanted("messages") && media.messages.length > 0) document.messages = media.messages;
+  return document;
+}

@@ -1,0 +1,25 @@
+/** Finding the media item a `/v3/media/{mediaId}/...` request names, as its account sees it. */
+import type { FastifyRequest } from "fastify";
+import { ApiError } from "../errors.ts";
+import type { Services } from "../services.ts";
+import { getMedia, type MediaRecord } from "../store/media.ts";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Another account's media answers exactly as missing media does: the caller learns nothing of it. */
+export async function findMedia(services: Services, request: FastifyRequest): Promise<MediaRecord> {
+  const { mediaId } = request.params as { mediaId: string };
+  const media = UUID.test(mediaId) ? await getMedia(services.db, mediaId.toLowerCase(), request.account.accountId) : undefined;
+  if (!media) throw new ApiError("notFound", `There is no media ${JSON.stringify(mediaId)} in this account`);
+  return media;
+}
+
+/** Results exist only once processing has finished. */
+export function requireFinished(media: MediaRecord, what: string): void {
+  if (media.status !== "finished") {
+    throw new ApiError(
+      "notFinished",
+      `The ${what} is available once processing has finished; this media is ${media.status}. Poll GET /v3/media/${media.mediaId} or use a callback`,
+    );
+  }
+}

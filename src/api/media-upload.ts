@@ -1,0 +1,151 @@
+/**
+ * `POST /v3/media`: a multipart upload of `media` (a file) or `mediaUrl`, with optional `configuration`
+ * and `metadata` JSON. The file streams straight into the blob store. Parts may come in any order, so the
+ * texts are checked once the body has been read; any fault removes what was stored and answers 4xx. The
+ * media row, its deliveries and its processing job commit in one transaction.
+ */
+import { randomUUID } from "node:crypto";
+import type { Readable } from "node:stream";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { mediaPrefix, originalKey } from "../blobs/blob-store.ts";
+import { ApiError, type ErrorEntry, errorEntry } from "../errors.ts";
+import type { Services } from "../services.ts";
+import { getMedia, insertMedia } from "../store/media.ts";
+import { checkOutboundUrl, parseConfiguration, parseMetadata } from "./configuration.ts";
+import { mediaDocument } from "./media-document.ts";
+
+const TEXT_PARTS = ["configuration", "metadata", "mediaUrl", "transcript"] as const;
+type TextPart = (typeof TEXT_PARTS)[number];
+const MAX_TEXT_PART_BYTES = 1024 * 1024;
+
+interface Received {
+  texts: Partial<Record<TextPart, string>>;
+  file?: { bytes: number; contentType: string | undefined };
+}
+
+export function registerUploadRoute(app: FastifyInstance, services: Services): void {
+  const { settings, db, blobs, jobs, clock } = services;
+
+  app.post("/v3/media", async (request, reply) => {
+    if (!request.isMultipart()) {
+      throw new ApiError(
+        "unsupportedMediaType",
+        "Upload media as multipart/form-data with a 'media' file part (or a 'mediaUrl' field) and an optional 'configuration'",
+      );
+    }
+    const mediaId = randomUUID();
+    try {
+      const received = await receive(request, mediaId, services);
+      const faults: ErrorEntry[] = [];
+      const configuration = parseConfiguration(received.texts.configuration, {
+        allowHttp: settings.callbackAllowHttp,
+        allowPrivate: settings.callbackAllowPrivate,
+      });
+      if (!configuration.ok) faults.push(...configuration.errors);
+      const metadata = parseMetadata(received.texts.metadata);
+      if (!metadata.ok) faults.push(...metadata.errors);
+      const mediaUrl = received.texts.mediaUrl?.trim() || undefined;
+      faults.push(...sourceFaults(received, mediaUrl, settings));
+      const [first, ...rest] = faults;
+      if (first) throw ApiError.of(first, ...rest);
+      if (!configuration.ok || !metadata.ok) throw new Error("unreachable");
+
+      const config = configuration.value;
+      await db.transaction(async (sql) => {
+        await insertMedia(sql, {
+          mediaId,
+          accountId: request.account.accountId,
+          configuration: config,
+          metadata: metadata.value,
+          mediaUrl,
+          mediaContentType: received.file?.contentType,
+          originalBlob: received.file ? originalKey(mediaId) : undefined,
+          originalBytes: received.file?.bytes,
+          timeToLiveSeconds: config.timeToLiveInSeconds ?? settings.defaultTtlSeconds,
+          dateCreated: clock.now(),
+          deliveryIds: config.callbacks.map(() => randomUUID()),
+        });
+        await jobs.enqueueProcess(sql, mediaId, config.priority);
+      });
+    } catch (error) {
+      await blobs.deletePrefix(mediaPrefix(mediaId)).catch((e) => request.log.error({ err: e }, "cleanup failed"));
+      throw error;
+    }
+    const media = await getMedia(db, mediaId);
+    if (!media) throw new Error(`media ${mediaId} vanished right after its upload`);
+    return reply.status(200).send(mediaDocument(media, settings.publicUrl));
+  });
+}
+
+async function receive(request: FastifyRequest, mediaId: string, services: Services): Promise<Received> {
+  const received: Received = { texts: {} };
+  const parts = request.parts({ limits: { fileSize: services.settings.maxUploadBytes, files: 5 } });
+  for await (const part of parts) {
+    const name = part.fieldname;
+    if (part.type === "file" && name === "media") {
+      if (received.file) {
+        part.file.resume();
+        throw new ApiError("tooManyAttachments", "The request contains more than one 'media' part; send exactly one");
+      }
+      const bytes = await services.blobs.put(originalKey(mediaId), part.file);
+      if (part.file.truncated) throw new ApiError("uploadTooLarge", tooLarge(services.settings.maxUploadBytes));
+      received.file = { bytes, contentType: declaredContentType(part.mimetype, part.filename) };
+      continue;
+    }
+    if (!(TEXT_PARTS as readonly string[]).includes(name)) {
+      if (part.type === "file") part.file.resume();
+      throw new ApiError(
+        "invalidMultipart",
+        `Unknown part '${name}'; the parts are media (a file), mediaUrl, configuration and metadata`,
+      );
+    }
+    if (received.texts[name as TextPart] !== undefined) {
+      if (part.type === "file") part.file.resume();
+      throw new ApiError("invalidMultipart", `The part '${name}' is given more than once; send it once`);
+    }
+    // curl -F configuration=@file.json sends a text part as a file; accept both.
+    received.texts[name as TextPart] = part.type === "file" ? await readText(part.file, name) : String(part.value);
+  }
+  return received;
+}
+
+function sourceFaults(received: Received, mediaUrl: string | undefined, settings: Services["settings"]): ErrorEntry[] {
+  if (received.file && mediaUrl) {
+    return [errorEntry("invalidRequest", "Send either a 'media' file or a 'mediaUrl', not both")];
+  }
+  if (!received.file && !mediaUrl) {
+    return [errorEntry("mediaMissing", "The request has neither a 'media' file part nor a 'mediaUrl'; send one of them")];
+  }
+  if (received.file && received.file.bytes === 0) {
+    return [errorEntry("mediaMissing", "The 'media' file is empty")];
+  }
+  if (mediaUrl) {
+    const fault = checkOutboundUrl(mediaUrl, { allowHttp: settings.callbackAllowHttp, allowPrivate: settings.callbackAllowPrivate });
+    if (fault) return [errorEntry(fault.kind === "malformed" ? "mediaUrlMalformed" : "urlNotAllowed", `mediaUrl ${fault.message}`)];
+  }
+  return [];
+}
+
+/** An uninformative client type (curl's default) is left for the pipeline to determine from the bytes. */
+function declaredContentType(mimetype: string, _filename: string | undefined): string | undefined {
+  const type = mimetype.split(";")[0]?.trim().toLowerCase();
+  return type && type !== "application/octet-stream" ? type : undefined;
+}
+
+async function readText(stream: Readable, name: string): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_TEXT_PART_BYTES) {
+      stream.resume();
+      throw new ApiError("invalidMultipart", `The part '${name}' is larger than ${MAX_TEXT_PART_BYTES} bytes`);
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+function tooLarge(max: number): string {
+  return `The media file is larger than the ${max} bytes this server accepts`;
+}

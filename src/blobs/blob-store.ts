@@ -1,0 +1,30 @@
+/**
+ * Where media bytes live. Keys are slash-separated paths such as `media/<mediaId>/original`. Bytes are
+ * always streamed: nothing here holds a whole media file in memory.
+ */
+import type { Readable } from "node:stream";
+
+export interface BlobStore {
+  /** Streams `source` into `key`; the blob appears whole or not at all. Resolves to the byte count. */
+  put(key: string, source: Readable): Promise<number>;
+  /** Streams the blob; rejects with `BlobNotFoundError` when there is none. */
+  read(key: string): Promise<Readable>;
+  /** The blob's size, or undefined when there is none. */
+  size(key: string): Promise<number | undefined>;
+  /** Runs `work` with a local file path holding the blob (tools like ffmpeg need a file). */
+  withLocalFile<T>(key: string, work: (file: string) => Promise<T>): Promise<T>;
+  /** Removes every blob whose key starts with `prefix`; removing nothing is not an error. */
+  deletePrefix(prefix: string): Promise<void>;
+}
+
+export class BlobNotFoundError extends Error {
+  override name = "BlobNotFoundError";
+}
+
+export function mediaPrefix(mediaId: string): string {
+  return `media/${mediaId}/`;
+}
+
+export function originalKey(mediaId: string): string {
+  return `${mediaPrefix(mediaId)}original`;
+}

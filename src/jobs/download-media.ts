@@ -1,0 +1,58 @@
+/**
+ * Fetches a `mediaUrl` into the blob store, streamed and bounded in size and time. Redirects are not
+ * followed: a redirect could lead to an address the URL check never saw.
+ */
+import { Transform } from "node:stream";
+import { request } from "undici";
+import type { BlobStore } from "../blobs/blob-store.ts";
+
+export class MediaDownloadError extends Error {
+  override name = "MediaDownloadError";
+  readonly kind: "unreachable" | "status";
+  constructor(kind: "unreachable" | "status", message: string) {
+    super(message);
+    this.kind = kind;
+  }
+}
+
+export interface DownloadLimits {
+  maxBytes: number;
+  timeoutMs: number;
+}
+
+export async function downloadMedia(
+  url: string,
+  blobs: BlobStore,
+  key: string,
+  limits: DownloadLimits,
+): Promise<{ bytes: number; contentType: string | undefined }> {
+  const signal = AbortSignal.timeout(limits.timeoutMs);
+  let response: Awaited<ReturnType<typeof request>>;
+  try {
+    response = await request(url, { method: "GET", signal, headers: { "user-agent": "Hark" } });
+  } catch (error) {
+    throw new MediaDownloadError("unreachable", `The media URL could not be reached: ${(error as Error).message}`);
+  }
+  if (response.statusCode < 200 || response.statusCode > 299) {
+    response.body.resume();
+    throw new MediaDownloadError("status", `Downloading the media URL answered HTTP ${response.statusCode}`);
+  }
+  let seen = 0;
+  const bounded = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      seen += chunk.length;
+      if (seen > limits.maxBytes) done(new MediaDownloadError("status", `The media at the URL is larger than ${limits.maxBytes} bytes`));
+      else done(null, chunk);
+    },
+  });
+  response.body.on("error", (error) => bounded.destroy(error));
+  try {
+    const bytes = await blobs.put(key, response.body.pipe(bounded));
+    const contentType = String(response.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase();
+    return { bytes, contentType: contentType && contentType !== "application/octet-stream" ? contentType : undefined };
+  } catch (error) {
+    response.body.destroy();
+    if (error instanceof MediaDownloadError) throw error;
+    throw new MediaDownloadError("unreachable", `Downloading the media URL failed: ${(error as Error).message}`);
+  }
+}

@@ -1,0 +1,147 @@
+/**
+ * The "process" job: from an accepted upload to a finished (or failed) media item. Fetches a `mediaUrl`
+ * when there is one, probes and transcribes the audio, assembles the transcript, and ends with the
+ * "processing ended" transaction.
+ *
+ * A job may run more than once (a worker killed mid-way hands it to another): an item that has already
+ * ended is left alone, and everything before the final transaction can be redone.
+ */
+import fs from "node:fs/promises";
+import path from "node:path";
+import { originalKey } from "../blobs/blob-store.ts";
+import type { ErrorEntry, Message, Transcript } from "../domain.ts";
+import { errorEntry, messageCodes } from "../errors.ts";
+import { alternateFormats } from "../formats/index.ts";
+import { assembleTranscript } from "../pipeline/assemble.ts";
+import { probeMedia, UndecodableMediaError } from "../pipeline/probe.ts";
+import { transcribeMedia } from "../pipeline/transcribe.ts";
+import type { Services } from "../services.ts";
+import {
+  finishProcessing,
+  getMedia,
+  type MediaRecord,
+  recordLength,
+  recordOriginal,
+  recordProgress,
+  type Sections,
+  startProcessing,
+} from "../store/media.ts";
+import { downloadMedia, MediaDownloadError } from "./download-media.ts";
+import { contentTypeOfContainer } from "./media-content-type.ts";
+
+/** A fault of the media or its configuration: processing ends `failed`, and trying again would not help. */
+class MediaFault extends Error {
+  readonly entry: ErrorEntry;
+  constructor(entry: ErrorEntry) {
+    super(entry.error);
+    this.entry = entry;
+  }
+}
+
+export async function processMedia(
+  services: Services,
+  mediaId: string,
+  attempt: { final: boolean },
+): Promise<void> {
+  const { db, log } = services;
+  const media = await getMedia(db, mediaId);
+  if (!media || media.status === "finished" || media.status === "failed") return;
+  if (!(await startProcessing(db, mediaId))) return;
+  try {
+    const result = await transcribe(services, media);
+    await end(services, mediaId, { status: "finished", ...result });
+  } catch (error) {
+    const fault = asMediaFault(error);
+    if (!fault && !attempt.final) throw error;
+    if (!fault) log.error({ err: error, mediaId }, "processing failed for good");
+    const entry = fault?.entry ?? errorEntry("internal", "Processing failed on our side; retrying did not help");
+    await recordProgress(db, mediaId, "transcribe", { status: "failed" });
+    await end(services, mediaId, { status: "failed", sections: {}, messages: [], errors: [entry] });
+  }
+}
+
+async function transcribe(services: Services, media: MediaRecord): Promise<{ sections: Sections; messages: Message[] }> {
+  const { db, blobs, settings } = services;
+  const mediaId = media.mediaId;
+  await recordProgress(db, mediaId, "ingest", { status: "started" });
+  const key = media.originalBlob ?? (await fetchMediaUrl(services, media));
+
+  return blobs.withLocalFile(key, async (file) => {
+    const probe = await probeMedia(file);
+    await recordLength(db, mediaId, probe.lengthMs);
+    if (media.mediaContentType === undefined) {
+      await recordOriginal(db, mediaId, { key, bytes: media.originalBytes ?? 0, contentType: contentTypeOfContainer(probe.formatName) });
+    }
+    const speakers = media.configuration.speakers;
+    const missing = speakers.find((speaker) => speaker.channel !== "mix" && speaker.channel >= probe.channels);
+    if (missing) {
+      throw new MediaFault(
+        errorEntry(
+          "configurationInvalid",
+          `configuration.ingest names channel ${missing.channel} (${missing.speakerName}) but the media has ${probe.channels} channel(s)`,
+        ),
+      );
+    }
+    await recordProgress(db, mediaId, "ingest", { status: "finished" });
+    await recordProgress(db, mediaId, "transcribe", { status: "started", fraction: 0 });
+
+    const tempDir = path.join(settings.dataDir, "tmp");
+    await fs.mkdir(tempDir, { recursive: true });
+    let reported = 0;
+    const words = await transcribeMedia(file, speakers, {
+      recognizer: services.recognizer,
+      ...(settings.recognizerConcurrency > 0 && { concurrency: settings.recognizerConcurrency }),
+      tempDir,
+      onProgress: (fraction) => {
+        // A row update per tenth is plenty for a progress bar and keeps the database quiet.
+        if (fraction - reported >= 0.1 && fraction < 1) {
+          reported = fraction;
+          recordProgress(db, mediaId, "transcribe", { status: "started", fraction }).catch(() => {});
+        }
+      },
+    });
+    await recordProgress(db, mediaId, "transcribe", { status: "finished", fraction: 1 });
+
+    const assembled = assembleTranscript(words);
+    const transcript: Transcript = { ...assembled, alternateFormats: alternateFormats(assembled.words) };
+    const messages: Message[] = [];
+    if (!assembled.words.some((word) => word.m === undefined)) {
+      messages.push({ code: messageCodes.noSpeech, message: "No speech was recognised in the media" });
+    }
+    return { sections: { transcript }, messages };
+  });
+}
+
+async function fetchMediaUrl(services: Services, media: MediaRecord): Promise<string> {
+  if (media.mediaUrl === undefined) throw new Error(`media ${media.mediaId} has neither bytes nor a mediaUrl`);
+  const key = originalKey(media.mediaId);
+  const stored = await downloadMedia(media.mediaUrl, services.blobs, key, {
+    maxBytes: services.settings.maxUploadBytes,
+    timeoutMs: services.settings.mediaUrlTimeoutSeconds * 1000,
+  });
+  await recordOriginal(services.db, media.mediaId, { key, ...stored });
+  media.mediaContentType ??= stored.contentType;
+  media.originalBytes = stored.bytes;
+  return key;
+}
+
+function asMediaFault(error: unknown): MediaFault | undefined {
+  if (error instanceof MediaFault) return error;
+  if (error instanceof UndecodableMediaError) return new MediaFault(errorEntry("mediaUndecodable", error.message));
+  if (error instanceof MediaDownloadError) {
+    return new MediaFault(errorEntry(error.kind === "status" ? "mediaUrlDownloadFailed" : "mediaUrlUnreachable", error.message));
+  }
+  return undefined;
+}
+
+async function end(
+  services: Services,
+  mediaId: string,
+  outcome: { status: "finished" | "failed"; sections: Sections; messages: Message[]; errors?: ErrorEntry[] },
+): Promise<void> {
+  await services.db.transaction(async (sql) => {
+    // Issue 3 renders each pending callback's body and enqueues its first delivery job here, in this
+    // same transaction.
+    await finishProcessing(sql, mediaId, { ...outcome, dateFinished: services.clock.now() });
+  });
+}

@@ -1,0 +1,70 @@
+/**
+ * Jobs, on pg-boss in the same PostgreSQL database. Payloads are tagged and versioned so that jobs
+ * queued by one release are still understood by the next.
+ *
+ * A job is enqueued with the `Sql` of the transaction that causes it: the state change and its job
+ * commit together, or neither does.
+ */
+import { PgBoss } from "pg-boss";
+import type { Sql } from "../store/database.ts";
+
+export interface ProcessJob {
+  kind: "process";
+  v: 1;
+  mediaId: string;
+}
+
+export const PROCESS_QUEUE = "process";
+
+export interface ProcessQueueOptions {
+  /**
+   * Seconds between a worker's heartbeats on a running job; a worker that stops sending them (killed,
+   * machine gone) has its job handed to another after this long.
+   */
+  heartbeatSeconds: number;
+  /** Attempts after the first when processing fails unexpectedly (a crash, the database gone). */
+  retryLimit: number;
+}
+
+export const processQueueOptions: ProcessQueueOptions = { heartbeatSeconds: 30, retryLimit: 2 };
+
+export interface JobQueue {
+  enqueueProcess(sql: Sql, mediaId: string, priority: "low" | "normal" | "high"): Promise<void>;
+  /** Runs `handler` for process jobs, `concurrency` at a time in this process. */
+  workProcess(concurrency: number, handler: (job: ProcessJob, attempt: { retryCount: number; final: boolean }) => Promise<void>): Promise<void>;
+  stop(): Promise<void>;
+}
+
+const PRIORITY = { low: 0, normal: 5, high: 10 } as const;
+
+function sqlAdapter(sql: Sql) {
+  return { executeSql: (text: string, values?: unknown[]) => sql.query(text, values) };
+}
+
+export async function startJobQueue(url: string, poolSize: number, onError: (error: Error) => void): Promise<JobQueue> {
+  const boss = new PgBoss({ connectionString: url, max: Math.max(2, Math.floor(poolSize / 2)) });
+  boss.on("error", onError);
+  await boss.start();
+  await boss.createQueue(PROCESS_QUEUE, {
+    heartbeatSeconds: processQueueOptions.heartbeatSeconds,
+    retryLimit: processQueueOptions.retryLimit,
+    retryDelay: 5,
+    // A long call takes a while; the heartbeat, not this limit, is what notices a dead worker.
+    expireInSeconds: 6 * 3600,
+  });
+  return {
+    async enqueueProcess(sql, mediaId, priority) {
+      const job: ProcessJob = { kind: "process", v: 1, mediaId };
+      await boss.send(PROCESS_QUEUE, job, { priority: PRIORITY[priority], db: sqlAdapter(sql) });
+    },
+    async workProcess(concurrency, handler) {
+      if (concurrency === 0) return;
+      await boss.work<ProcessJob>(PROCESS_QUEUE, { localConcurrency: concurrency, batchSize: 1 }, async ([job]) => {
+        if (!job) return;
+        if (job.data.kind !== "process" || job.data.v !== 1) throw new Error(`unknown job payload ${JSON.stringify(job.data)}`);
+        await handler(job.data, { retryCount: job.retryCount, final: job.retryCount >= processQueueOptions.retryLimit });
+      });
+    },
+    stop: () => boss.stop({ graceful: true, timeout: 30_000 }),
+  };
+}

@@ -1,0 +1,26 @@
+/** `npm start`: runs Hark until SIGTERM or SIGINT, then stops cleanly. */
+import { startHark } from "./server.ts";
+import { loadSettings, SettingsError } from "./settings.ts";
+
+let settings: ReturnType<typeof loadSettings>;
+try {
+  settings = loadSettings(process.env);
+} catch (error) {
+  if (!(error instanceof SettingsError)) throw error;
+  process.stderr.write(`hark: ${error.message}\n`);
+  process.exit(2);
+}
+
+const hark = await startHark(settings);
+let stopping = false;
+for (const signal of ["SIGTERM", "SIGINT"] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    hark.services.log.info({ signal }, "stopping");
+    hark.stop().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  });
+}

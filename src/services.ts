@@ -1,0 +1,26 @@
+/**
+ * What the API and the workers need from the outside world, as narrow interfaces. `main` builds the
+ * real ones; tests build theirs (a fresh database, a temporary blob directory, a fixed clock).
+ */
+import type { Logger } from "pino";
+import type { BlobStore } from "./blobs/blob-store.ts";
+import type { JobQueue } from "./jobs/queue.ts";
+import type { Recognizer } from "./pipeline/recognizer.ts";
+import type { Settings } from "./settings.ts";
+import type { Database } from "./store/database.ts";
+
+export interface Clock {
+  now(): Date;
+}
+
+export const systemClock: Clock = { now: () => new Date() };
+
+export interface Services {
+  settings: Settings;
+  db: Database;
+  blobs: BlobStore;
+  jobs: JobQueue;
+  recognizer: Recognizer;
+  clock: Clock;
+  log: Logger;
+}

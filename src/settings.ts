@@ -1,0 +1,223 @@
+/**
+ * Every setting Hark has: its environment variable, default and meaning, in one table. `loadSettings` reads
+ * them once at start into a frozen object; nothing else reads the environment. A bad value stops the start
+ * with a message that names the variable.
+ */
+import path from "node:path";
+
+export interface Settings {
+  readonly port: number;
+  readonly host: string;
+  readonly dataDir: string;
+  /** Unset: Hark runs its own embedded PostgreSQL server in `dataDir`. */
+  readonly databaseUrl: string | undefined;
+  readonly databasePoolSize: number;
+  readonly publicUrl: string;
+  /** Unset: the admin API is disabled. */
+  readonly adminToken: string | undefined;
+  readonly maxUploadBytes: number;
+  readonly defaultTtlSeconds: number;
+  readonly callbackAllowHttp: boolean;
+  readonly callbackAllowPrivate: boolean;
+  readonly workerConcurrency: number;
+  readonly recognizerConcurrency: number;
+  readonly pocketsphinxModelDir: string;
+  readonly sweepIntervalSeconds: number;
+  readonly mediaUrlTimeoutSeconds: number;
+  readonly logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+}
+
+export class SettingsError extends Error {
+  override name = "SettingsError";
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+interface Definition<T> {
+  readonly variable: string;
+  readonly description: string;
+  /** The default as documented in the README. */
+  readonly shownDefault: string;
+  readonly parse: (raw: string | undefined, env: Env) => T;
+}
+
+function integer(variable: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER) {
+  return (raw: string | undefined): number => {
+    if (raw === undefined || raw === "") return fallback;
+    if (!/^\d+$/.test(raw.trim())) {
+      throw new SettingsError(`${variable} must be a whole number, got "${raw}"`);
+    }
+    const value = Number(raw.trim());
+    if (value < min || value > max) {
+      throw new SettingsError(`${variable} must be between ${min} and ${max}, got ${value}`);
+    }
+    return value;
+  };
+}
+
+function boolean(variable: string) {
+  return (raw: string | undefined): boolean => {
+    if (raw === undefined || raw === "") return false;
+    const value = raw.trim().toLowerCase();
+    if (["1", "true", "yes", "on"].includes(value)) return true;
+    if (["0", "false", "no", "off"].includes(value)) return false;
+    throw new SettingsError(`${variable} must be true or false, got "${raw}"`);
+  };
+}
+
+function text(fallback: string | undefined) {
+  return (raw: string | undefined): string | undefined => (raw === undefined || raw === "" ? fallback : raw);
+}
+
+function httpUrl(variable: string, raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new SettingsError(`${variable} must be an absolute http(s) URL, got "${raw}"`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new SettingsError(`${variable} must be an http or https URL, got "${raw}"`);
+  }
+  return url.href.replace(/\/+$/, "");
+}
+
+const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+const DEFAULT_PORT = 8080;
+
+export const definitions = {
+  port: {
+    variable: "PORT",
+    description: "TCP port of the HTTP API.",
+    shownDefault: String(DEFAULT_PORT),
+    parse: integer("PORT", DEFAULT_PORT, 0, 65535),
+  },
+  host: {
+    variable: "HARK_HOST",
+    description: "Address the HTTP API listens on; `0.0.0.0` to serve other machines.",
+    shownDefault: "127.0.0.1",
+    parse: (raw) => text("127.0.0.1")(raw) as string,
+  },
+  dataDir: {
+    variable: "HARK_DATA_DIR",
+    description: "Media bytes and, without `HARK_DATABASE_URL`, the embedded PostgreSQL cluster.",
+    shownDefault: "./data",
+    parse: (raw) => path.resolve(text("./data")(raw) as string),
+  },
+  databaseUrl: {
+    variable: "HARK_DATABASE_URL",
+    description: "`postgres://` URL of an external PostgreSQL (13 or newer). Unset: an embedded server.",
+    shownDefault: "(embedded)",
+    parse: (raw) => {
+      const value = text(undefined)(raw);
+      if (value !== undefined && !/^postgres(ql)?:\/\//.test(value)) {
+        throw new SettingsError(`HARK_DATABASE_URL must start with postgres:// or postgresql://`);
+      }
+      return value;
+    },
+  },
+  databasePoolSize: {
+    variable: "HARK_DATABASE_POOL_SIZE",
+    description: "Connections each process keeps open to PostgreSQL.",
+    shownDefault: "10",
+    parse: integer("HARK_DATABASE_POOL_SIZE", 10, 2, 1000),
+  },
+  publicUrl: {
+    variable: "HARK_PUBLIC_URL",
+    description: "Base URL clients reach Hark at; used for `_links` and stream locations.",
+    shownDefault: `http://127.0.0.1:$PORT`,
+    parse: (raw, env) => {
+      const value = text(undefined)(raw);
+      if (value !== undefined) return httpUrl("HARK_PUBLIC_URL", value);
+      const port = integer("PORT", DEFAULT_PORT, 0, 65535)(env.PORT);
+      return `http://127.0.0.1:${port}`;
+    },
+  },
+  adminToken: {
+    variable: "HARK_ADMIN_TOKEN",
+    description: "Bearer token of the admin API (`POST /admin/accounts`). Unset: the admin API is off.",
+    shownDefault: "(unset)",
+    parse: (raw) => {
+      const value = text(undefined)(raw);
+      if (value !== undefined && value.length < 16) {
+        throw new SettingsError("HARK_ADMIN_TOKEN must be at least 16 characters long");
+      }
+      return value;
+    },
+  },
+  maxUploadBytes: {
+    variable: "HARK_MAX_UPLOAD_BYTES",
+    description: "Largest media file accepted; a larger upload is refused with 413.",
+    shownDefault: String(2 * 1024 ** 3),
+    parse: integer("HARK_MAX_UPLOAD_BYTES", 2 * 1024 ** 3, 1),
+  },
+  defaultTtlSeconds: {
+    variable: "HARK_DEFAULT_TTL_SECONDS",
+    description: "Time to live of media whose configuration sets no `timeToLiveInSeconds` (121 days, as VoiceBase).",
+    shownDefault: String(121 * 86400),
+    parse: integer("HARK_DEFAULT_TTL_SECONDS", 121 * 86400, 1),
+  },
+  callbackAllowHttp: {
+    variable: "HARK_CALLBACK_ALLOW_HTTP",
+    description: "Accept `http://` callback and media URLs (development only).",
+    shownDefault: "false",
+    parse: boolean("HARK_CALLBACK_ALLOW_HTTP"),
+  },
+  callbackAllowPrivate: {
+    variable: "HARK_CALLBACK_ALLOW_PRIVATE",
+    description: "Accept callback and media URLs naming loopback or private addresses (development only).",
+    shownDefault: "false",
+    parse: boolean("HARK_CALLBACK_ALLOW_PRIVATE"),
+  },
+  workerConcurrency: {
+    variable: "HARK_WORKER_CONCURRENCY",
+    description: "Media items one process transcribes at once (each already uses every core).",
+    shownDefault: "1",
+    parse: integer("HARK_WORKER_CONCURRENCY", 1, 0, 64),
+  },
+  recognizerConcurrency: {
+    variable: "HARK_RECOGNIZER_CONCURRENCY",
+    description: "Speech-recognition processes one media item runs at once. 0: one per core.",
+    shownDefault: "0",
+    parse: integer("HARK_RECOGNIZER_CONCURRENCY", 0, 0, 256),
+  },
+  pocketsphinxModelDir: {
+    variable: "HARK_POCKETSPHINX_MODEL_DIR",
+    description: "pocketsphinx acoustic model, language model and dictionary (Debian's `pocketsphinx-en-us`).",
+    shownDefault: "/usr/share/pocketsphinx/model/en-us",
+    parse: (raw) => text("/usr/share/pocketsphinx/model/en-us")(raw) as string,
+  },
+  sweepIntervalSeconds: {
+    variable: "HARK_SWEEP_INTERVAL_SECONDS",
+    description: "How often expired media are looked for and deleted.",
+    shownDefault: "60",
+    parse: integer("HARK_SWEEP_INTERVAL_SECONDS", 60, 1, 86400),
+  },
+  mediaUrlTimeoutSeconds: {
+    variable: "HARK_MEDIA_URL_TIMEOUT_SECONDS",
+    description: "Limit on downloading a `mediaUrl`.",
+    shownDefault: "300",
+    parse: integer("HARK_MEDIA_URL_TIMEOUT_SECONDS", 300, 1, 86400),
+  },
+  logLevel: {
+    variable: "HARK_LOG_LEVEL",
+    description: "pino log level: fatal, error, warn, info, debug, trace or silent.",
+    shownDefault: "info",
+    parse: (raw) => {
+      const value = (text("info")(raw) as string).toLowerCase();
+      if (!(LOG_LEVELS as readonly string[]).includes(value)) {
+        throw new SettingsError(`HARK_LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, got "${raw}"`);
+      }
+      return value as Settings["logLevel"];
+    },
+  },
+} satisfies { [K in keyof Settings]: Definition<Settings[K]> };
+
+/** Reads every setting from `env`; throws a `SettingsError` naming the first bad variable. */
+export function loadSettings(env: Env): Settings {
+  const settings: Record<string, unknown> = {};
+  for (const [key, definition] of Object.entries(definitions)) {
+    settings[key] = (definition as Definition<unknown>).parse(env[definition.variable], env);
+  }
+  return Object.freeze(settings as unknown as Settings);
+}

