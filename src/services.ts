@@ -2,6 +2,7 @@
  * What the API and the workers need from the outside world, as narrow interfaces. `main` builds the
  * real ones; tests build theirs (a fresh database, a temporary blob directory, a fixed clock).
  */
+import type { EventEmitter } from "node:events";
 import type { Logger } from "pino";
 import type { BlobStore } from "./blobs/blob-store.ts";
 import type { JobQueue } from "./jobs/queue.ts";
@@ -15,6 +16,16 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => new Date() };
 
+/**
+ * What happened, for whoever listens in this process: tests wait on these instead of sleeping, and
+ * operators may hook metrics to them. Emitted after the change has committed.
+ */
+export interface HarkEventMap {
+  "media.ended": [{ mediaId: string; status: "finished" | "failed" }];
+}
+
+export type HarkEvents = EventEmitter<HarkEventMap>;
+
 export interface Services {
   settings: Settings;
   db: Database;
@@ -23,4 +34,5 @@ export interface Services {
   recognizer: Recognizer;
   clock: Clock;
   log: Logger;
+  events: HarkEvents;
 }

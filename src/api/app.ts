@@ -5,7 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import multipart from "@fastify/multipart";
-import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from "fastify";
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance } from "fastify";
 import { ApiError, type ErrorEnvelope, errorEntry } from "../errors.ts";
 import type { Services } from "../services.ts";
 import { registerAdminRoutes } from "./admin-accounts.ts";
@@ -19,10 +19,10 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: services.log as FastifyBaseLogger,
     genReqId: () => randomUUID(),
-    requestIdLogLabel: "reference",
-    disableRequestLogging: services.settings.logLevel !== "debug" && services.settings.logLevel !== "trace",
-    // Callback URLs may be long (pre-signed object-storage URLs); the default 100 is not enough anywhere.
-    maxParamLength: 200,
+    logController: new LogController({
+      requestIdLogLabel: "reference",
+      disableRequestLogging: services.settings.logLevel !== "debug" && services.settings.logLevel !== "trace",
+    }),
   });
 
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {

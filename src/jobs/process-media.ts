@@ -144,4 +144,5 @@ async function end(
     // same transaction.
     await finishProcessing(sql, mediaId, { ...outcome, dateFinished: services.clock.now() });
   });
+  services.events.emit("media.ended", { mediaId, status: outcome.status });
 }

@@ -30,7 +30,10 @@ const DATABASE = "hark";
 
 export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedServer> {
   const clusterDir = path.join(options.dir, "cluster");
+  const asRoot = userInfo().uid === 0;
   await fs.mkdir(options.dir, { recursive: true });
+  // As root the server runs as the `postgres` user, which must be able to pass through to the cluster.
+  if (asRoot) await fs.chmod(options.dir, 0o711);
   const password = await readOrCreatePassword(path.join(options.dir, "password"));
   await clearStaleServer(clusterDir, options.log);
   const port = await freePort();
@@ -42,7 +45,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     persistent: true,
     authMethod: "scram-sha-256",
     // PostgreSQL refuses to run as root; as root, run it as the `postgres` user (created when missing).
-    createPostgresUser: userInfo().uid === 0,
+    createPostgresUser: asRoot,
     initdbFlags: ["--encoding=UTF8"],
     // Loopback only, and no Unix socket: its default directory may not exist or be writable here.
     postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="],
@@ -50,7 +53,12 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     onError: (error) => options.log(`postgres: ${error instanceof Error ? error.message : String(error)}`),
   });
   if (!existsSync(path.join(clusterDir, "PG_VERSION"))) {
-    await server.initialise();
+    await server.initialise().catch((error: Error) => {
+      const hint = asRoot && /Permission denied/.test(error.message)
+        ? `; the postgres user cannot reach ${clusterDir}: let every user pass through its parent directories (chmod o+x) or set HARK_DATABASE_URL`
+        : "";
+      throw new Error(`initialising the embedded PostgreSQL cluster failed: ${error.message}${hint}`);
+    });
   }
   try {
     await server.start();

@@ -1,0 +1,163 @@
+/**
+ * POST /v3/media without workers: what is accepted, what is refused, and that a refusal leaves nothing
+ * behind (no row, no delivery, no job, no bytes).
+ */
+import assert from "node:assert/strict";
+import { randomBytes } from "node:crypto";
+import fs from "node:fs/promises";
+import path from "node:path";
+import { after, before, describe, test } from "node:test";
+import { startTestHark, type TestHark } from "../support/harness.ts";
+
+const AUDIO = randomBytes(64 * 1024); // bytes are not decoded at upload; processing is not running here
+
+describe("POST /v3/media", () => {
+  let hark: TestHark;
+  let token: string;
+  before(async () => {
+    hark = await startTestHark({ HARK_MAX_UPLOAD_BYTES: String(1024 * 1024) });
+    token = await hark.createAccount();
+  });
+  after(() => hark.close());
+
+  async function storedNothing(): Promise<void> {
+    const { rows } = await hark.services.db.query(
+      "select (select count(*) from media)::int as media, (select count(*) from deliveries)::int as deliveries, (select count(*) from pgboss.job where name = 'process')::int as jobs",
+    );
+    const blobs = await fs.readdir(path.join(hark.dataDir, "blobs", "media")).catch(() => []);
+    assert.deepEqual({ ...rows[0], blobs: blobs.length }, { ...baseline, blobs: baseline.blobs });
+  }
+  let baseline: { media: number; deliveries: number; jobs: number; blobs: number };
+  async function takeBaseline() {
+    const { rows } = await hark.services.db.query(
+      "select (select count(*) from media)::int as media, (select count(*) from deliveries)::int as deliveries, (select count(*) from pgboss.job where name = 'process')::int as jobs",
+    );
+    const blobs = await fs.readdir(path.join(hark.dataDir, "blobs", "media")).catch(() => []);
+    baseline = { ...(rows[0] as { media: number; deliveries: number; jobs: number }), blobs: blobs.length };
+  }
+
+  test("accepts media with configuration and metadata, and answers the media document", async () => {
+    const response = await hark.upload(token, {
+      media: AUDIO,
+      mediaType: "audio/x-wav",
+      configuration: {
+        publish: { callbacks: [{ url: "https://example.com/a" }, { url: "https://example.com/t", type: "transcript", format: "srt" }] },
+        timeToLiveInSeconds: 3600,
+      },
+      metadata: { title: "Call", externalId: "crm-1", extended: { deep: { er: [1, 2] } } },
+    });
+    assert.equal(response.statusCode, 200, response.body);
+    const doc = response.json();
+    assert.equal(doc.status, "accepted");
+    assert.match(doc.mediaId, /^[0-9a-f-]{36}$/);
+    assert.equal(doc._links.self.href, `http://127.0.0.1:8080/v3/media/${doc.mediaId}`);
+    assert.equal(doc.formatVersion, "3.0.7");
+    assert.equal(doc.mediaContentType, "audio/x-wav");
+    assert.equal(doc.timeToLiveInSeconds, 3600);
+    assert.equal(Date.parse(doc.expiresOn) - Date.parse(doc.dateCreated), 3600_000);
+    assert.match(doc.dateCreated, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    assert.deepEqual(doc.metadata, { title: "Call", externalId: "crm-1", extended: { deep: { er: [1, 2] } } });
+
+    const { rows } = await hark.services.db.query(
+      "select state, callback from deliveries where media_id = $1 order by position",
+      [doc.mediaId],
+    );
+    assert.deepEqual(
+      rows.map((r) => [r.state, r.callback.type]),
+      [
+        ["waiting", "analytics"],
+        ["waiting", "transcript"],
+      ],
+    );
+    const jobs = await hark.services.db.query("select data from pgboss.job where name = 'process' and data->>'mediaId' = $1", [
+      doc.mediaId,
+    ]);
+    assert.deepEqual(jobs.rows[0]?.data, { kind: "process", v: 1, mediaId: doc.mediaId });
+    const stored = await fs.readFile(path.join(hark.dataDir, "blobs", "media", doc.mediaId, "original"));
+    assert.ok(stored.equals(AUDIO), "the stored bytes are the uploaded bytes");
+  });
+
+  test("the configuration may come before or after the media, and as a file part", async () => {
+    const form = new FormData();
+    form.append("configuration", new Blob([JSON.stringify({ ingest: { speakerName: "Ann" } })], { type: "application/json" }), "c.json");
+    form.append("media", new Blob([AUDIO]), "call.wav");
+    const response = await hark.app.inject({ method: "POST", url: "/v3/media", headers: { authorization: `Bearer ${token}` }, payload: form });
+    assert.equal(response.statusCode, 200, response.body);
+  });
+
+  const refusals: [string, Parameters<TestHark["upload"]>[1], number, number, RegExp][] = [
+    ["no media and no mediaUrl", { configuration: {} }, 400, 10202, /neither a 'media' file part nor a 'mediaUrl'/],
+    ["an empty media file", { media: new Uint8Array(0) }, 400, 10202, /empty/],
+    ["a bad configuration", { media: AUDIO, configuration: { publish: { callbacks: [{ url: "https://x.example", method: "GET" }] } } }, 400, 11001, /method must be POST or PUT/],
+    ["configuration that is not JSON", { media: AUDIO, configuration: "{oops" }, 400, 10007, /not valid JSON/],
+    ["an http callback URL", { media: AUDIO, configuration: { publish: { callbacks: [{ url: "http://example.com/cb" }] } } }, 400, 11002, /must use https/],
+    ["a loopback callback URL", { media: AUDIO, configuration: { publish: { callbacks: [{ url: "https://127.0.0.1/cb" }] } } }, 400, 11002, /public host/],
+    ["bad metadata", { media: AUDIO, metadata: "[1" }, 400, 10107, /metadata is not valid JSON/],
+    ["both media and mediaUrl", { media: AUDIO, mediaUrl: "https://example.com/a.wav" }, 400, 11005, /not both/],
+    ["a malformed mediaUrl", { mediaUrl: "not a url" }, 400, 10204, /mediaUrl must be an absolute URL/],
+    ["a private mediaUrl", { mediaUrl: "https://10.0.0.1/a.wav" }, 400, 11002, /mediaUrl must name a public host/],
+    ["an unknown part", { media: AUDIO, extra: [["colour", "blue"]] }, 400, 10001, /Unknown part 'colour'/],
+    ["a part given twice", { media: AUDIO, configuration: {}, extra: [["configuration", "{}"]] }, 400, 10001, /more than once/],
+    ["a file over HARK_MAX_UPLOAD_BYTES", { media: randomBytes(1024 * 1024 + 1) }, 413, 11003, /larger than/],
+  ];
+  for (const [name, parts, status, code, message] of refusals) {
+    test(`refuses ${name} with ${status} (${code}) and stores nothing`, async () => {
+      await takeBaseline();
+      const response = await hark.upload(token, parts);
+      assert.equal(response.statusCode, status, response.body);
+      const body = response.json();
+      assert.equal(body.status, status);
+      assert.equal(body.errors[0].code, code, response.body);
+      assert.match(body.errors[0].error, message);
+      assert.equal(typeof body.reference, "string");
+      await storedNothing();
+    });
+  }
+
+  test("refuses two media files", async () => {
+    await takeBaseline();
+    const form = new FormData();
+    form.append("media", new Blob([AUDIO]), "a.wav");
+    form.append("media", new Blob([AUDIO]), "b.wav");
+    const response = await hark.app.inject({ method: "POST", url: "/v3/media", headers: { authorization: `Bearer ${token}` }, payload: form });
+    assert.equal(response.statusCode, 400);
+    assert.equal(response.json().errors[0].code, 10206);
+    await storedNothing();
+  });
+
+  test("refuses a body that is not multipart with 415", async () => {
+    const response = await hark.app.inject({
+      method: "POST",
+      url: "/v3/media",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      payload: { mediaUrl: "https://example.com/a.wav" },
+    });
+    assert.equal(response.statusCode, 415);
+    assert.equal(response.json().errors[0].code, 11007);
+  });
+
+  test("refuses a truncated multipart body with 400", async () => {
+    await takeBaseline();
+    const response = await hark.app.inject({
+      method: "POST",
+      url: "/v3/media",
+      headers: { authorization: `Bearer ${token}`, "content-type": "multipart/form-data; boundary=XYZ" },
+      payload: '--XYZ\r\ncontent-disposition: form-data; name="media"; filename="a.wav"\r\n\r\nRIFFpartial',
+    });
+    assert.equal(response.statusCode, 400, response.body);
+    assert.equal(response.json().errors[0].code, 10001);
+    await storedNothing();
+  });
+
+  test("needs an account token", async () => {
+    const form = new FormData();
+    form.append("media", new Blob([AUDIO]), "a.wav");
+    const missing = await hark.app.inject({ method: "POST", url: "/v3/media", payload: form });
+    assert.equal(missing.statusCode, 401);
+    assert.equal(missing.json().errors[0].code, 10002);
+    assert.equal(missing.headers["www-authenticate"], 'Bearer realm="hark"');
+    const wrong = await hark.upload("hark_not-a-real-token", { media: AUDIO });
+    assert.equal(wrong.statusCode, 401);
+    assert.equal(wrong.json().errors[0].code, 10003);
+  });
+});

@@ -1,0 +1,122 @@
+/**
+ * A Hark for tests: real PostgreSQL (a fresh database), real blob directory, real pocketsphinx, the
+ * Fastify app driven through `inject()`, and helpers for what most tests do (create an account, upload,
+ * wait for processing to end).
+ */
+import { openAsBlob } from "node:fs";
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import type { FastifyInstance, LightMyRequestResponse } from "fastify";
+import pino from "pino";
+import { buildApp } from "../../src/api/app.ts";
+import { openServices, startWorkers, type Stoppable } from "../../src/server.ts";
+import type { Services } from "../../src/services.ts";
+import { loadSettings } from "../../src/settings.ts";
+import { freshDatabase } from "./database.ts";
+
+export const ADMIN_TOKEN = "test-admin-token-0123456789";
+
+export interface TestHark {
+  app: FastifyInstance;
+  services: Services;
+  dataDir: string;
+  createAccount(name?: string): Promise<string>;
+  upload(token: string, parts: UploadParts): Promise<LightMyRequestResponse>;
+  /** Resolves when processing of `mediaId` has ended (now or already). */
+  ended(mediaId: string): Promise<"finished" | "failed">;
+  close(): Promise<void>;
+}
+
+export interface UploadParts {
+  /** A file path, or raw bytes. */
+  media?: string | Uint8Array;
+  mediaType?: string;
+  mediaUrl?: string;
+  configuration?: unknown;
+  metadata?: unknown;
+  extra?: [string, string][];
+}
+
+let accounts = 0;
+
+export async function startTestHark(
+  env: Record<string, string> = {},
+  options: { workers?: boolean } = {},
+): Promise<TestHark> {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "hark-test-"));
+  const database = await freshDatabase();
+  const settings = loadSettings({
+    HARK_DATA_DIR: dataDir,
+    HARK_DATABASE_URL: database.url,
+    HARK_DATABASE_POOL_SIZE: "6",
+    HARK_ADMIN_TOKEN: ADMIN_TOKEN,
+    HARK_LOG_LEVEL: "silent",
+    ...env,
+  });
+  const services = await openServices(settings, pino({ level: process.env.HARK_TEST_LOG_LEVEL ?? "silent" }));
+  const app = await buildApp(services);
+  let workers: Stoppable | undefined;
+  if (options.workers) workers = await startWorkers(services);
+
+  const harness: TestHark = {
+    app,
+    services,
+    dataDir,
+    async createAccount(name = `account-${process.pid}-${++accounts}`) {
+      const response = await app.inject({
+        method: "POST",
+        url: "/admin/accounts",
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+        payload: { accountName: name },
+      });
+      if (response.statusCode !== 201) throw new Error(`account creation failed: ${response.body}`);
+      return response.json().token as string;
+    },
+    async upload(token, parts) {
+      const form = new FormData();
+      if (parts.media !== undefined) {
+        const blob =
+          typeof parts.media === "string"
+            ? await openAsBlob(parts.media, { type: parts.mediaType ?? "audio/x-wav" })
+            : new Blob([parts.media], { type: parts.mediaType ?? "application/octet-stream" });
+        form.append("media", blob, typeof parts.media === "string" ? path.basename(parts.media) : "media.bin");
+      }
+      if (parts.mediaUrl !== undefined) form.append("mediaUrl", parts.mediaUrl);
+      if (parts.configuration !== undefined) form.append("configuration", text(parts.configuration));
+      if (parts.metadata !== undefined) form.append("metadata", text(parts.metadata));
+      for (const [name, value] of parts.extra ?? []) form.append(name, value);
+      return app.inject({ method: "POST", url: "/v3/media", headers: { authorization: `Bearer ${token}` }, payload: form });
+    },
+    ended(mediaId) {
+      // Listen first, then look: an end between the two is caught either way.
+      return new Promise((resolve, reject) => {
+        const onEnded = (event: { mediaId: string; status: "finished" | "failed" }) => {
+          if (event.mediaId !== mediaId) return;
+          services.events.off("media.ended", onEnded);
+          resolve(event.status);
+        };
+        services.events.on("media.ended", onEnded);
+        services.db.query<{ status: string }>("select status from media where media_id = $1", [mediaId]).then(({ rows }) => {
+          const status = rows[0]?.status;
+          if (status === "finished" || status === "failed") {
+            services.events.off("media.ended", onEnded);
+            resolve(status);
+          }
+        }, reject);
+      });
+    },
+    async close() {
+      await workers?.stop();
+      await app.close();
+      await services.stop();
+      await database.drop();
+      await fs.rm(dataDir, { recursive: true, force: true });
+    },
+  };
+  return harness;
+}
+
+function text(value: unknown): string {
+  return typeof value === "string" ? value : JSON.stringify(value);
+}
