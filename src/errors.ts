@@ -35,7 +35,6 @@ export const errorCodes = {
   invalidRequest: { code: 11005, status: 400 },
   accountNameTaken: { code: 11006, status: 409 },
   unsupportedMediaType: { code: 11007, status: 415 },
-  methodNotAllowed: { code: 11008, status: 405 },
   featureUnsupported: { code: 11009, status: 400 },
   recognitionFailed: { code: 11101, status: 500 },
   internal: { code: 11999, status: 500 },

@@ -13,6 +13,7 @@ import type { ErrorEntry, Message, Transcript } from "../domain.ts";
 import { errorEntry, messageCodes } from "../errors.ts";
 import { alternateFormats } from "../formats/index.ts";
 import { assembleTranscript } from "../pipeline/assemble.ts";
+import { RecognitionError } from "../pipeline/pocketsphinx.ts";
 import { probeMedia, UndecodableMediaError } from "../pipeline/probe.ts";
 import { transcribeMedia } from "../pipeline/transcribe.ts";
 import type { Services } from "../services.ts";
@@ -54,7 +55,11 @@ export async function processMedia(
     const fault = asMediaFault(error);
     if (!fault && !attempt.final) throw error;
     if (!fault) log.error({ err: error, mediaId }, "processing failed for good");
-    const entry = fault?.entry ?? errorEntry("internal", "Processing failed on our side; retrying did not help");
+    const entry =
+      fault?.entry ??
+      (error instanceof RecognitionError
+        ? errorEntry("recognitionFailed", `Speech recognition failed: ${error.message}`)
+        : errorEntry("internal", "Processing failed on our side; retrying did not help"));
     await recordProgress(db, mediaId, "transcribe", { status: "failed" });
     await end(services, mediaId, { status: "failed", sections: {}, messages: [], errors: [entry] });
   }
