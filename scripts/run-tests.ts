@@ -22,7 +22,9 @@ try {
       env: { ...process.env, HARK_TEST_DATABASE_URL: server.url.replace(/\/[^/]*$/, "/postgres") },
     },
   );
-  status = await new Promise<number>((resolve) => runner.on("exit", (code, signal) => resolve(code ?? (signal ? 1 : 0))));
+  status = await new Promise<number>((resolve) =>
+    runner.on("exit", (code, signal) => resolve(code ?? (signal ? 1 : 0))),
+  );
 } finally {
   await server.stop();
   await fs.rm(dir, { recursive: true, force: true });

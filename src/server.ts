@@ -56,7 +56,9 @@ export async function openServices(settings: Settings, log: Logger): Promise<Ser
     stack.push(() => db.close());
     const applied = await migrate(db);
     if (applied.length > 0) log.info({ migrations: applied }, "database migrated");
-    const jobs = await startJobQueue(databaseUrl, settings.databasePoolSize, (err) => log.error({ err }, "job queue error"));
+    const jobs = await startJobQueue(databaseUrl, settings.databasePoolSize, (err) =>
+      log.error({ err }, "job queue error"),
+    );
     stack.push(() => jobs.stop());
     return {
       settings,
@@ -90,7 +92,10 @@ export interface RunningHark extends Stoppable {
   readonly services: Services;
 }
 
-export async function startHark(settings: Settings, log: Logger = pino({ level: settings.logLevel })): Promise<RunningHark> {
+export async function startHark(
+  settings: Settings,
+  log: Logger = pino({ level: settings.logLevel }),
+): Promise<RunningHark> {
   const stack = new StopStack(log);
   try {
     const services = await openServices(settings, log);

@@ -153,7 +153,8 @@ export const definitions = {
   },
   defaultTtlSeconds: {
     variable: "HARK_DEFAULT_TTL_SECONDS",
-    description: "Time to live of media whose configuration sets no `timeToLiveInSeconds` (121 days, as VoiceBase).",
+    description:
+      "Time to live of media whose configuration sets no `timeToLiveInSeconds` (121 days, as VoiceBase).",
     shownDefault: String(121 * 86400),
     parse: integer("HARK_DEFAULT_TTL_SECONDS", 121 * 86400, 1),
   },
@@ -183,7 +184,8 @@ export const definitions = {
   },
   pocketsphinxModelDir: {
     variable: "HARK_POCKETSPHINX_MODEL_DIR",
-    description: "pocketsphinx acoustic model, language model and dictionary (Debian's `pocketsphinx-en-us`).",
+    description:
+      "pocketsphinx acoustic model, language model and dictionary (Debian's `pocketsphinx-en-us`).",
     shownDefault: "/usr/share/pocketsphinx/model/en-us",
     parse: (raw) => text("/usr/share/pocketsphinx/model/en-us")(raw) as string,
   },

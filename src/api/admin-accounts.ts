@@ -9,14 +9,19 @@ import { bearerToken } from "./auth.ts";
 const ACCOUNT_NAME = /^[A-Za-z0-9][A-Za-z0-9 ._-]{0,99}$/;
 
 export function registerAdminRoutes(app: FastifyInstance, services: Services): void {
-  const adminHash = services.settings.adminToken === undefined ? undefined : hashToken(services.settings.adminToken);
+  const adminHash =
+    services.settings.adminToken === undefined ? undefined : hashToken(services.settings.adminToken);
 
   app.post("/admin/accounts", async (request, reply) => {
     if (adminHash === undefined) {
-      throw new ApiError("adminDisabled", "The admin API is off; start Hark with HARK_ADMIN_TOKEN set to use it");
+      throw new ApiError(
+        "adminDisabled",
+        "The admin API is off; start Hark with HARK_ADMIN_TOKEN set to use it",
+      );
     }
     const token = bearerToken(request);
-    if (token === undefined) throw new ApiError("missingAuthorization", "Send the admin token as 'Authorization: Bearer <token>'");
+    if (token === undefined)
+      throw new ApiError("missingAuthorization", "Send the admin token as 'Authorization: Bearer <token>'");
     // Compare hashes, in constant time: the admin token must not leak through response timing.
     if (!timingSafeEqual(hashToken(token), adminHash)) {
       throw new ApiError("invalidAuthorization", "The bearer token is not the admin token");
@@ -30,9 +35,14 @@ export function registerAdminRoutes(app: FastifyInstance, services: Services): v
       );
     }
     const extra = Object.keys(body as object).filter((key) => key !== "accountName");
-    if (extra.length > 0) throw new ApiError("invalidRequest", `Unknown properties: ${extra.join(", ")}; send only accountName`);
+    if (extra.length > 0)
+      throw new ApiError("invalidRequest", `Unknown properties: ${extra.join(", ")}; send only accountName`);
     const account = await createAccount(services.db, accountName);
-    if (!account) throw new ApiError("accountNameTaken", `An account named ${JSON.stringify(accountName)} exists already`);
+    if (!account)
+      throw new ApiError(
+        "accountNameTaken",
+        `An account named ${JSON.stringify(accountName)} exists already`,
+      );
     return reply.status(201).send(account);
   });
 }

@@ -5,7 +5,12 @@
  */
 import { randomUUID } from "node:crypto";
 import multipart from "@fastify/multipart";
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance } from "fastify";
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyError,
+  type FastifyInstance,
+  LogController,
+} from "fastify";
 import { ApiError, type ErrorEnvelope, errorEntry } from "../errors.ts";
 import type { Services } from "../services.ts";
 import { registerAdminRoutes } from "./admin-accounts.ts";
@@ -36,7 +41,12 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   app.setNotFoundHandler((request, reply) => {
     const body: ErrorEnvelope = {
       status: 404,
-      errors: [errorEntry("routeNotFound", `There is no ${request.method} ${request.url.split("?")[0]}; see the API description at /openapi.json`)],
+      errors: [
+        errorEntry(
+          "routeNotFound",
+          `There is no ${request.method} ${request.url.split("?")[0]}; see the API description at /openapi.json`,
+        ),
+      ],
       reference: request.id,
     };
     return reply.status(404).send(body);
@@ -62,7 +72,10 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
 function translateFrameworkError(error: FastifyError): ApiError {
   switch (error.code) {
     case "FST_REQ_FILE_TOO_LARGE":
-      return new ApiError("uploadTooLarge", "The media file is larger than this server accepts (HARK_MAX_UPLOAD_BYTES)");
+      return new ApiError(
+        "uploadTooLarge",
+        "The media file is larger than this server accepts (HARK_MAX_UPLOAD_BYTES)",
+      );
     case "FST_INVALID_MULTIPART_CONTENT_TYPE":
     case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
       return new ApiError("unsupportedMediaType", `Content-Type not accepted here: ${error.message}`);
@@ -84,5 +97,8 @@ function translateFrameworkError(error: FastifyError): ApiError {
   if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
     return new ApiError("invalidRequest", error.message);
   }
-  return new ApiError("internal", "Something went wrong on our side; the reference identifies it in our logs");
+  return new ApiError(
+    "internal",
+    "Something went wrong on our side; the reference identifies it in our logs",
+  );
 }

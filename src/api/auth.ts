@@ -21,7 +21,10 @@ export function requireAccount(services: Services) {
   return async (request: FastifyRequest, _reply: FastifyReply): Promise<void> => {
     const token = bearerToken(request);
     if (token === undefined) {
-      throw new ApiError("missingAuthorization", "Send your account token as 'Authorization: Bearer <token>'");
+      throw new ApiError(
+        "missingAuthorization",
+        "Send your account token as 'Authorization: Bearer <token>'",
+      );
     }
     const account = token === "" ? undefined : await accountByToken(services.db, token);
     if (!account) throw new ApiError("invalidAuthorization", "The bearer token is not a valid account token");

@@ -39,7 +39,11 @@ const parameter = object({ parameter: string, value: string });
 const callback = object(
   {
     url: { type: "string", minLength: 1, maxLength: 4096 },
-    method: { type: "string", pattern: "^([Pp][Oo][Ss][Tt]|[Pp][Uu][Tt])$", "x-allowed": "POST or PUT (any letter case)" },
+    method: {
+      type: "string",
+      pattern: "^([Pp][Oo][Ss][Tt]|[Pp][Uu][Tt])$",
+      "x-allowed": "POST or PUT (any letter case)",
+    },
     type: { enum: CALLBACK_TYPES },
     format: { enum: TRANSCRIPT_FORMATS },
     include: { type: "array", items: { enum: INCLUDE_SECTIONS }, uniqueItems: true },
@@ -61,10 +65,26 @@ export const configurationSchema = object({
     speakerRole: string,
     channels: { type: "array", items: channel, minItems: 1, maxItems: 2 },
     stereo: object({ left: channel, right: channel }, ["left", "right"]),
-    tracks: { type: "array", items: object({ trackIndex: { type: "integer" }, speakerName: string, speakerRole: string, channels: { type: "array", items: channel } }) },
+    tracks: {
+      type: "array",
+      items: object({
+        trackIndex: { type: "integer" },
+        speakerName: string,
+        speakerRole: string,
+        channels: { type: "array", items: channel },
+      }),
+    },
   }),
   prediction: object({
-    classifiers: { type: "array", items: object({ classifierId: string, classifierName: string, version: string, parameters: { type: "array", items: parameter } }) },
+    classifiers: {
+      type: "array",
+      items: object({
+        classifierId: string,
+        classifierName: string,
+        version: string,
+        parameters: { type: "array", items: parameter },
+      }),
+    },
     detectors: {
       type: "array",
       items: object({
@@ -80,7 +100,14 @@ export const configurationSchema = object({
     },
   }),
   metrics: { type: "array", items: object({ metricGroupName: string }) },
-  spotting: object({ groups: { type: "array", maxItems: 100, uniqueItems: true, items: object({ groupName: string }, ["groupName"]) } }),
+  spotting: object({
+    groups: {
+      type: "array",
+      maxItems: 100,
+      uniqueItems: true,
+      items: object({ groupName: string }, ["groupName"]),
+    },
+  }),
   knowledge: object({ enableDiscovery: boolean, enableExternalDataSources: boolean }),
   transcript: object({
     formatting: object({ enableNumberFormatting: boolean }),

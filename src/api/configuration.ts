@@ -4,9 +4,9 @@
  * texts and the URL policy.
  */
 import { Ajv, type ErrorObject } from "ajv";
+import type { TranscriptFormat } from "../domain.ts";
 import { type ErrorEntry, errorEntry } from "../errors.ts";
 import { isPublicAddress } from "../net/address.ts";
-import type { TranscriptFormat } from "../domain.ts";
 import {
   type CALLBACK_TYPES,
   configurationSchema,
@@ -66,11 +66,19 @@ export function parseConfiguration(text: string | undefined, policy: UrlPolicy):
     try {
       raw = JSON.parse(text);
     } catch (error) {
-      return fail(errorEntry("configurationUnparseable", `configuration is not valid JSON: ${(error as Error).message}`));
+      return fail(
+        errorEntry(
+          "configurationUnparseable",
+          `configuration is not valid JSON: ${(error as Error).message}`,
+        ),
+      );
     }
   }
   if (!validateConfiguration(raw)) {
-    return { ok: false, errors: (validateConfiguration.errors ?? []).map((e) => schemaFault("configuration", e)) };
+    return {
+      ok: false,
+      errors: (validateConfiguration.errors ?? []).map((e) => schemaFault("configuration", e)),
+    };
   }
   const config = raw as ConfigurationInput;
   const errors = [...unsupportedFeatures(config), ...ingestFaults(config), ...callbackFaults(config, policy)];
@@ -100,11 +108,16 @@ export function parseMetadata(text: string | undefined): Parsed<Metadata | undef
   }
   const metadata = raw as Metadata;
   if (metadata.externalId !== undefined && metadata.externalId.trim() === "") {
-    return fail(errorEntry("externalIdEmpty", "metadata.externalId is empty: leave it out or give it a value"));
+    return fail(
+      errorEntry("externalIdEmpty", "metadata.externalId is empty: leave it out or give it a value"),
+    );
   }
   if (metadata.externalId !== undefined && metadata.externalId.length > MAX_EXTERNAL_ID_LENGTH) {
     return fail(
-      errorEntry("externalIdTooLong", `metadata.externalId must be at most ${MAX_EXTERNAL_ID_LENGTH} characters long`),
+      errorEntry(
+        "externalIdTooLong",
+        `metadata.externalId must be at most ${MAX_EXTERNAL_ID_LENGTH} characters long`,
+      ),
     );
   }
   return { ok: true, value: metadata };
@@ -159,7 +172,10 @@ function schemaFault(root: string, error: ErrorObject): ErrorEntry {
       const allowed = Object.keys((error.parentSchema as { properties?: object }).properties ?? {});
       return errorEntry(
         "configurationPropertyNotAllowed",
-        `The property (${property}) is not part of the ${field} ${root === field ? "" : "object "}and extra properties are not allowed; allowed: ${allowed.join(", ")}`.replace("  ", " "),
+        `The property (${property}) is not part of the ${field} ${root === field ? "" : "object "}and extra properties are not allowed; allowed: ${allowed.join(", ")}`.replace(
+          "  ",
+          " ",
+        ),
       );
     }
     case "enum":
@@ -168,14 +184,20 @@ function schemaFault(root: string, error: ErrorObject): ErrorEntry {
         `${field} must be one of ${(error.params as { allowedValues: unknown[] }).allowedValues.join(", ")}; got ${JSON.stringify(error.data)}`,
       );
     case "pattern":
-      return errorEntry("configurationInvalid", `${field} must be ${schema["x-allowed"] ?? `like ${error.schema}`}; got ${JSON.stringify(error.data)}`);
+      return errorEntry(
+        "configurationInvalid",
+        `${field} must be ${schema["x-allowed"] ?? `like ${error.schema}`}; got ${JSON.stringify(error.data)}`,
+      );
     case "required":
       return errorEntry(
         "configurationInvalid",
         `${fieldName(root, `${error.instancePath}/${(error.params as { missingProperty: string }).missingProperty}`)} is required`,
       );
     case "type":
-      return errorEntry("configurationInvalid", `${field} must be ${article((error.params as { type: string }).type)}`);
+      return errorEntry(
+        "configurationInvalid",
+        `${field} must be ${article((error.params as { type: string }).type)}`,
+      );
     default:
       return errorEntry("configurationInvalid", `${field} ${error.message ?? "is invalid"}`);
   }
@@ -190,34 +212,66 @@ function article(type: string): string {
  * for keyword spotting must not get a result that silently lacks it.
  */
 function unsupportedFeatures(config: ConfigurationInput): ErrorEntry[] {
-  const unsupported = ["prediction", "metrics", "spotting", "vocabularies", "categories", "encryption"] as const;
+  const unsupported = [
+    "prediction",
+    "metrics",
+    "spotting",
+    "vocabularies",
+    "categories",
+    "encryption",
+  ] as const;
   const errors = unsupported
     .filter((name) => config[name] !== undefined)
-    .map((name) => errorEntry("featureUnsupported", `configuration.${name} is not supported by this version of Hark; remove it`));
+    .map((name) =>
+      errorEntry(
+        "featureUnsupported",
+        `configuration.${name} is not supported by this version of Hark; remove it`,
+      ),
+    );
   const language = config.speechModel?.language;
   if (language !== undefined && !/^en(-[A-Za-z]{2})?$/.test(language)) {
     errors.push(
-      errorEntry("featureUnsupported", `configuration.speechModel.language ${JSON.stringify(language)} is not supported; use en-US`),
+      errorEntry(
+        "featureUnsupported",
+        `configuration.speechModel.language ${JSON.stringify(language)} is not supported; use en-US`,
+      ),
     );
   }
   if (config.speechModel?.features?.length || config.speechModel?.extensions?.length) {
-    errors.push(errorEntry("featureUnsupported", "configuration.speechModel features and extensions are not supported; remove them"));
+    errors.push(
+      errorEntry(
+        "featureUnsupported",
+        "configuration.speechModel features and extensions are not supported; remove them",
+      ),
+    );
   }
   if (config.ingest?.tracks !== undefined) {
-    errors.push(errorEntry("featureUnsupported", "configuration.ingest.tracks is not supported; use ingest.stereo or ingest.channels"));
+    errors.push(
+      errorEntry(
+        "featureUnsupported",
+        "configuration.ingest.tracks is not supported; use ingest.stereo or ingest.channels",
+      ),
+    );
   }
   return errors;
 }
 
 function ingestFaults(config: ConfigurationInput): ErrorEntry[] {
-  const given = (["speakerName", "channels", "stereo", "tracks"] as const).filter((k) => config.ingest?.[k] !== undefined);
+  const given = (["speakerName", "channels", "stereo", "tracks"] as const).filter(
+    (k) => config.ingest?.[k] !== undefined,
+  );
   if (given.length > 1) {
     return [
-      errorEntry("configurationInvalid", `configuration.ingest.${given.join(" and configuration.ingest.")} exclude each other; give one`),
+      errorEntry(
+        "configurationInvalid",
+        `configuration.ingest.${given.join(" and configuration.ingest.")} exclude each other; give one`,
+      ),
     ];
   }
   if (speakersOf(config).length === 0) {
-    return [errorEntry("configurationInvalid", "configuration.ingest ignores every channel; keep at least one")];
+    return [
+      errorEntry("configurationInvalid", "configuration.ingest ignores every channel; keep at least one"),
+    ];
   }
   return [];
 }
@@ -239,7 +293,12 @@ function callbackFaults(config: ConfigurationInput, policy: UrlPolicy): ErrorEnt
     const misplaced = { format: "transcript", include: "analytics", stream: "media" } as const;
     for (const [property, owner] of Object.entries(misplaced)) {
       if (callback[property as keyof typeof misplaced] !== undefined && type !== owner) {
-        errors.push(errorEntry("configurationInvalid", `${field}.${property} applies only to type ${owner}; this callback is of type ${type}`));
+        errors.push(
+          errorEntry(
+            "configurationInvalid",
+            `${field}.${property} applies only to type ${owner}; this callback is of type ${type}`,
+          ),
+        );
       }
     }
     const urlFault = checkOutboundUrl(callback.url, policy);
@@ -259,7 +318,12 @@ export function normaliseCallback(callback: CallbackInput): Callback {
     case "media":
       return { url: callback.url, method, type: "media", stream: callback.stream ?? "original" };
     default:
-      return { url: callback.url, method, type: "analytics", ...(callback.include && { include: callback.include }) };
+      return {
+        url: callback.url,
+        method,
+        type: "analytics",
+        ...(callback.include && { include: callback.include }),
+      };
   }
 }
 

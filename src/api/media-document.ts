@@ -21,7 +21,13 @@ export interface Stream {
 /** The streams a media item has: its original bytes once stored. */
 export function streamsOf(media: MediaRecord, publicUrl: string): Stream[] {
   if (media.originalBlob === undefined) return [];
-  return [{ status: "available", streamName: "original", streamLocation: `${mediaUrl(publicUrl, media.mediaId)}/streams/original` }];
+  return [
+    {
+      status: "available",
+      streamName: "original",
+      streamLocation: `${mediaUrl(publicUrl, media.mediaId)}/streams/original`,
+    },
+  ];
 }
 
 /** The fields every document carries, whatever `include` says. */

@@ -9,7 +9,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Another account's media answers exactly as missing media does: the caller learns nothing of it. */
 export async function findMedia(services: Services, request: FastifyRequest): Promise<MediaRecord> {
   const { mediaId } = request.params as { mediaId: string };
-  const media = UUID.test(mediaId) ? await getMedia(services.db, mediaId.toLowerCase(), request.account.accountId) : undefined;
+  const media = UUID.test(mediaId)
+    ? await getMedia(services.db, mediaId.toLowerCase(), request.account.accountId)
+    : undefined;
   if (!media) throw new ApiError("notFound", `There is no media ${JSON.stringify(mediaId)} in this account`);
   return media;
 }

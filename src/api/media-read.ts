@@ -7,8 +7,8 @@ import { mediaPrefix } from "../blobs/blob-store.ts";
 import { ApiError } from "../errors.ts";
 import type { Services } from "../services.ts";
 import { deleteMedia, listMedia } from "../store/media.ts";
+import { envelopeOf, mediaDocument, mediaUrl } from "./media-document.ts";
 import { findMedia } from "./media-lookup.ts";
-import { mediaDocument, envelopeOf, mediaUrl } from "./media-document.ts";
 
 export const DEFAULT_LIST_LIMIT = 100;
 export const MAX_LIST_LIMIT = 1000;
@@ -23,18 +23,26 @@ export function registerMediaReadRoutes(app: FastifyInstance, services: Services
     const query = request.query as Record<string, string | string[] | undefined>;
     const unknown = Object.keys(query).filter((key) => key !== "limit" && key !== "externalId");
     if (unknown.length > 0) {
-      throw new ApiError("invalidRequest", `Unknown query parameter ${unknown.join(", ")}; this endpoint takes limit and externalId`);
+      throw new ApiError(
+        "invalidRequest",
+        `Unknown query parameter ${unknown.join(", ")}; this endpoint takes limit and externalId`,
+      );
     }
     const limit = parseLimit(query.limit);
     const externalId = single(query.externalId, "externalId");
-    const media = await listMedia(db, request.account.accountId, { limit, ...(externalId !== undefined && { externalId }) });
+    const media = await listMedia(db, request.account.accountId, {
+      limit,
+      ...(externalId !== undefined && { externalId }),
+    });
     return {
       _links: { self: { href: `${settings.publicUrl}/v3/media` } },
       media: media.map((item) => mediaSummary(envelopeOf(item, settings.publicUrl), item.metadata)),
     };
   });
 
-  app.get("/v3/media/:mediaId", async (request) => mediaDocument(await findMedia(services, request), settings.publicUrl));
+  app.get("/v3/media/:mediaId", async (request) =>
+    mediaDocument(await findMedia(services, request), settings.publicUrl),
+  );
 
   app.get("/v3/media/:mediaId/progress", async (request) => {
     const media = await findMedia(services, request);
@@ -43,7 +51,11 @@ export function registerMediaReadRoutes(app: FastifyInstance, services: Services
       mediaId: media.mediaId,
       status: media.status,
       progress: {
-        tasks: TASKS.map((task) => ({ taskId: task, status: media.progress[task]?.status ?? "pending", ...fraction(media.progress[task]?.fraction) })),
+        tasks: TASKS.map((task) => ({
+          taskId: task,
+          status: media.progress[task]?.status ?? "pending",
+          ...fraction(media.progress[task]?.fraction),
+        })),
       },
     };
   });
@@ -76,7 +88,10 @@ function parseLimit(value: string | string[] | undefined): number {
   if (text === undefined) return DEFAULT_LIST_LIMIT;
   const limit = /^\d+$/.test(text) ? Number(text) : Number.NaN;
   if (!(limit >= 1 && limit <= MAX_LIST_LIMIT)) {
-    throw new ApiError("invalidRequest", `limit must be a whole number from 1 to ${MAX_LIST_LIMIT}; got ${JSON.stringify(text)}`);
+    throw new ApiError(
+      "invalidRequest",
+      `limit must be a whole number from 1 to ${MAX_LIST_LIMIT}; got ${JSON.stringify(text)}`,
+    );
   }
   return limit;
 }

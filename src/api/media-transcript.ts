@@ -16,7 +16,9 @@ export function registerTranscriptRoutes(app: FastifyInstance, services: Service
     const media = await findMedia(services, request);
     requireFinished(media, "transcript");
     const transcript = media.sections.transcript as Transcript;
-    const asked = alternateFormatsAsked((request.query as Record<string, string | string[]>).includeAlternateFormat);
+    const asked = alternateFormatsAsked(
+      (request.query as Record<string, string | string[]>).includeAlternateFormat,
+    );
     return {
       ...envelopeOf(media, services.settings.publicUrl),
       transcript: {
@@ -29,7 +31,10 @@ export function registerTranscriptRoutes(app: FastifyInstance, services: Service
   app.get("/v3/media/:mediaId/transcript/:format", async (request, reply) => {
     const { format } = request.params as { format: string };
     if (!(RENDERED_FORMATS as readonly string[]).includes(format)) {
-      throw new ApiError("notFound", `There is no transcript format ${JSON.stringify(format)}; use ${RENDERED_FORMATS.join(", ")}`);
+      throw new ApiError(
+        "notFound",
+        `There is no transcript format ${JSON.stringify(format)}; use ${RENDERED_FORMATS.join(", ")}`,
+      );
     }
     const media = await findMedia(services, request);
     requireFinished(media, "transcript");
@@ -41,10 +46,15 @@ export function registerTranscriptRoutes(app: FastifyInstance, services: Service
 }
 
 function alternateFormatsAsked(value: string | string[] | undefined): string[] {
-  const asked = (Array.isArray(value) ? value : value === undefined ? [] : [value]).flatMap((v) => v.split(","));
+  const asked = (Array.isArray(value) ? value : value === undefined ? [] : [value]).flatMap((v) =>
+    v.split(","),
+  );
   const unknown = asked.filter((format) => !(RENDERED_FORMATS as readonly string[]).includes(format));
   if (unknown.length > 0) {
-    throw new ApiError("invalidRequest", `includeAlternateFormat takes ${RENDERED_FORMATS.join(", ")}; got ${unknown.join(", ")}`);
+    throw new ApiError(
+      "invalidRequest",
+      `includeAlternateFormat takes ${RENDERED_FORMATS.join(", ")}; got ${unknown.join(", ")}`,
+    );
   }
   return asked;
 }

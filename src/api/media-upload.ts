@@ -68,7 +68,9 @@ export function registerUploadRoute(app: FastifyInstance, services: Services): v
         await jobs.enqueueProcess(sql, mediaId, config.priority);
       });
     } catch (error) {
-      await blobs.deletePrefix(mediaPrefix(mediaId)).catch((e) => request.log.error({ err: e }, "cleanup failed"));
+      await blobs
+        .deletePrefix(mediaPrefix(mediaId))
+        .catch((e) => request.log.error({ err: e }, "cleanup failed"));
       throw error;
     }
     const media = await getMedia(db, mediaId);
@@ -85,10 +87,14 @@ async function receive(request: FastifyRequest, mediaId: string, services: Servi
     if (part.type === "file" && name === "media") {
       if (received.file) {
         part.file.resume();
-        throw new ApiError("tooManyAttachments", "The request contains more than one 'media' part; send exactly one");
+        throw new ApiError(
+          "tooManyAttachments",
+          "The request contains more than one 'media' part; send exactly one",
+        );
       }
       const bytes = await services.blobs.put(originalKey(mediaId), part.file);
-      if (part.file.truncated) throw new ApiError("uploadTooLarge", tooLarge(services.settings.maxUploadBytes));
+      if (part.file.truncated)
+        throw new ApiError("uploadTooLarge", tooLarge(services.settings.maxUploadBytes));
       received.file = { bytes, contentType: declaredContentType(part.mimetype, part.filename) };
       continue;
     }
@@ -104,24 +110,43 @@ async function receive(request: FastifyRequest, mediaId: string, services: Servi
       throw new ApiError("invalidMultipart", `The part '${name}' is given more than once; send it once`);
     }
     // curl -F configuration=@file.json sends a text part as a file; accept both.
-    received.texts[name as TextPart] = part.type === "file" ? await readText(part.file, name) : String(part.value);
+    received.texts[name as TextPart] =
+      part.type === "file" ? await readText(part.file, name) : String(part.value);
   }
   return received;
 }
 
-function sourceFaults(received: Received, mediaUrl: string | undefined, settings: Services["settings"]): ErrorEntry[] {
+function sourceFaults(
+  received: Received,
+  mediaUrl: string | undefined,
+  settings: Services["settings"],
+): ErrorEntry[] {
   if (received.file && mediaUrl) {
     return [errorEntry("invalidRequest", "Send either a 'media' file or a 'mediaUrl', not both")];
   }
   if (!received.file && !mediaUrl) {
-    return [errorEntry("mediaMissing", "The request has neither a 'media' file part nor a 'mediaUrl'; send one of them")];
+    return [
+      errorEntry(
+        "mediaMissing",
+        "The request has neither a 'media' file part nor a 'mediaUrl'; send one of them",
+      ),
+    ];
   }
   if (received.file && received.file.bytes === 0) {
     return [errorEntry("mediaMissing", "The 'media' file is empty")];
   }
   if (mediaUrl) {
-    const fault = checkOutboundUrl(mediaUrl, { allowHttp: settings.callbackAllowHttp, allowPrivate: settings.callbackAllowPrivate });
-    if (fault) return [errorEntry(fault.kind === "malformed" ? "mediaUrlMalformed" : "urlNotAllowed", `mediaUrl ${fault.message}`)];
+    const fault = checkOutboundUrl(mediaUrl, {
+      allowHttp: settings.callbackAllowHttp,
+      allowPrivate: settings.callbackAllowPrivate,
+    });
+    if (fault)
+      return [
+        errorEntry(
+          fault.kind === "malformed" ? "mediaUrlMalformed" : "urlNotAllowed",
+          `mediaUrl ${fault.message}`,
+        ),
+      ];
   }
   return [];
 }
@@ -139,7 +164,10 @@ async function readText(stream: Readable, name: string): Promise<string> {
     size += (chunk as Buffer).length;
     if (size > MAX_TEXT_PART_BYTES) {
       stream.resume();
-      throw new ApiError("invalidMultipart", `The part '${name}' is larger than ${MAX_TEXT_PART_BYTES} bytes`);
+      throw new ApiError(
+        "invalidMultipart",
+        `The part '${name}' is larger than ${MAX_TEXT_PART_BYTES} bytes`,
+      );
     }
     chunks.push(chunk as Buffer);
   }

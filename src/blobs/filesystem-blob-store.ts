@@ -12,7 +12,10 @@ import { BlobNotFoundError, type BlobStore } from "./blob-store.ts";
 
 export function filesystemBlobStore(root: string): BlobStore {
   const fileOf = (key: string): string => {
-    if (!/^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/.test(key) || key.split("/").some((part) => /^\.+$/.test(part))) {
+    if (
+      !/^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/.test(key) ||
+      key.split("/").some((part) => /^\.+$/.test(part))
+    ) {
       throw new Error(`invalid blob key: ${key}`);
     }
     return path.join(root, key);

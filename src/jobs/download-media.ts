@@ -31,7 +31,10 @@ export async function downloadMedia(
   try {
     response = await request(url, { method: "GET", signal, headers: { "user-agent": "Hark" } });
   } catch (error) {
-    throw new MediaDownloadError("unreachable", `The media URL could not be reached: ${(error as Error).message}`);
+    throw new MediaDownloadError(
+      "unreachable",
+      `The media URL could not be reached: ${(error as Error).message}`,
+    );
   }
   if (response.statusCode < 200 || response.statusCode > 299) {
     response.body.resume();
@@ -41,18 +44,30 @@ export async function downloadMedia(
   const bounded = new Transform({
     transform(chunk: Buffer, _encoding, done) {
       seen += chunk.length;
-      if (seen > limits.maxBytes) done(new MediaDownloadError("status", `The media at the URL is larger than ${limits.maxBytes} bytes`));
+      if (seen > limits.maxBytes)
+        done(
+          new MediaDownloadError("status", `The media at the URL is larger than ${limits.maxBytes} bytes`),
+        );
       else done(null, chunk);
     },
   });
   response.body.on("error", (error) => bounded.destroy(error));
   try {
     const bytes = await blobs.put(key, response.body.pipe(bounded));
-    const contentType = String(response.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase();
-    return { bytes, contentType: contentType && contentType !== "application/octet-stream" ? contentType : undefined };
+    const contentType = String(response.headers["content-type"] ?? "")
+      .split(";")[0]
+      ?.trim()
+      .toLowerCase();
+    return {
+      bytes,
+      contentType: contentType && contentType !== "application/octet-stream" ? contentType : undefined,
+    };
   } catch (error) {
     response.body.destroy();
     if (error instanceof MediaDownloadError) throw error;
-    throw new MediaDownloadError("unreachable", `Downloading the media URL failed: ${(error as Error).message}`);
+    throw new MediaDownloadError(
+      "unreachable",
+      `Downloading the media URL failed: ${(error as Error).message}`,
+    );
   }
 }

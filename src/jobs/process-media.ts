@@ -65,7 +65,10 @@ export async function processMedia(
   }
 }
 
-async function transcribe(services: Services, media: MediaRecord): Promise<{ sections: Sections; messages: Message[] }> {
+async function transcribe(
+  services: Services,
+  media: MediaRecord,
+): Promise<{ sections: Sections; messages: Message[] }> {
   const { db, blobs, settings } = services;
   const mediaId = media.mediaId;
   await recordProgress(db, mediaId, "ingest", { status: "started" });
@@ -75,10 +78,16 @@ async function transcribe(services: Services, media: MediaRecord): Promise<{ sec
     const probe = await probeMedia(file);
     await recordLength(db, mediaId, probe.lengthMs);
     if (media.mediaContentType === undefined) {
-      await recordOriginal(db, mediaId, { key, bytes: media.originalBytes ?? 0, contentType: contentTypeOfContainer(probe.formatName) });
+      await recordOriginal(db, mediaId, {
+        key,
+        bytes: media.originalBytes ?? 0,
+        contentType: contentTypeOfContainer(probe.formatName),
+      });
     }
     const speakers = media.configuration.speakers;
-    const missing = speakers.find((speaker) => speaker.channel !== "mix" && speaker.channel >= probe.channels);
+    const missing = speakers.find(
+      (speaker) => speaker.channel !== "mix" && speaker.channel >= probe.channels,
+    );
     if (missing) {
       throw new MediaFault(
         errorEntry(
@@ -118,7 +127,8 @@ async function transcribe(services: Services, media: MediaRecord): Promise<{ sec
 }
 
 async function fetchMediaUrl(services: Services, media: MediaRecord): Promise<string> {
-  if (media.mediaUrl === undefined) throw new Error(`media ${media.mediaId} has neither bytes nor a mediaUrl`);
+  if (media.mediaUrl === undefined)
+    throw new Error(`media ${media.mediaId} has neither bytes nor a mediaUrl`);
   const key = originalKey(media.mediaId);
   const stored = await downloadMedia(media.mediaUrl, services.blobs, key, {
     maxBytes: services.settings.maxUploadBytes,
@@ -132,9 +142,12 @@ async function fetchMediaUrl(services: Services, media: MediaRecord): Promise<st
 
 function asMediaFault(error: unknown): MediaFault | undefined {
   if (error instanceof MediaFault) return error;
-  if (error instanceof UndecodableMediaError) return new MediaFault(errorEntry("mediaUndecodable", error.message));
+  if (error instanceof UndecodableMediaError)
+    return new MediaFault(errorEntry("mediaUndecodable", error.message));
   if (error instanceof MediaDownloadError) {
-    return new MediaFault(errorEntry(error.kind === "status" ? "mediaUrlDownloadFailed" : "mediaUrlUnreachable", error.message));
+    return new MediaFault(
+      errorEntry(error.kind === "status" ? "mediaUrlDownloadFailed" : "mediaUrlUnreachable", error.message),
+    );
   }
   return undefined;
 }

@@ -31,7 +31,10 @@ export const processQueueOptions: ProcessQueueOptions = { heartbeatSeconds: 30, 
 export interface JobQueue {
   enqueueProcess(sql: Sql, mediaId: string, priority: "low" | "normal" | "high"): Promise<void>;
   /** Runs `handler` for process jobs, `concurrency` at a time in this process. */
-  workProcess(concurrency: number, handler: (job: ProcessJob, attempt: { retryCount: number; final: boolean }) => Promise<void>): Promise<void>;
+  workProcess(
+    concurrency: number,
+    handler: (job: ProcessJob, attempt: { retryCount: number; final: boolean }) => Promise<void>,
+  ): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -41,7 +44,11 @@ function sqlAdapter(sql: Sql) {
   return { executeSql: (text: string, values?: unknown[]) => sql.query(text, values) };
 }
 
-export async function startJobQueue(url: string, poolSize: number, onError: (error: Error) => void): Promise<JobQueue> {
+export async function startJobQueue(
+  url: string,
+  poolSize: number,
+  onError: (error: Error) => void,
+): Promise<JobQueue> {
   const boss = new PgBoss({ connectionString: url, max: Math.max(2, Math.floor(poolSize / 2)) });
   boss.on("error", onError);
   await boss.start();
@@ -59,11 +66,19 @@ export async function startJobQueue(url: string, poolSize: number, onError: (err
     },
     async workProcess(concurrency, handler) {
       if (concurrency === 0) return;
-      await boss.work<ProcessJob>(PROCESS_QUEUE, { localConcurrency: concurrency, batchSize: 1 }, async ([job]) => {
-        if (!job) return;
-        if (job.data.kind !== "process" || job.data.v !== 1) throw new Error(`unknown job payload ${JSON.stringify(job.data)}`);
-        await handler(job.data, { retryCount: job.retryCount, final: job.retryCount >= processQueueOptions.retryLimit });
-      });
+      await boss.work<ProcessJob>(
+        PROCESS_QUEUE,
+        { localConcurrency: concurrency, batchSize: 1 },
+        async ([job]) => {
+          if (!job) return;
+          if (job.data.kind !== "process" || job.data.v !== 1)
+            throw new Error(`unknown job payload ${JSON.stringify(job.data)}`);
+          await handler(job.data, {
+            retryCount: job.retryCount,
+            final: job.retryCount >= processQueueOptions.retryLimit,
+          });
+        },
+      );
     },
     stop: () => boss.stop({ graceful: true, timeout: 30_000 }),
   };

@@ -54,9 +54,10 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   });
   if (!existsSync(path.join(clusterDir, "PG_VERSION"))) {
     await server.initialise().catch((error: Error) => {
-      const hint = asRoot && /Permission denied/.test(error.message)
-        ? `; the postgres user cannot reach ${clusterDir}: let every user pass through its parent directories (chmod o+x) or set HARK_DATABASE_URL`
-        : "";
+      const hint =
+        asRoot && /Permission denied/.test(error.message)
+          ? `; the postgres user cannot reach ${clusterDir}: let every user pass through its parent directories (chmod o+x) or set HARK_DATABASE_URL`
+          : "";
       throw new Error(`initialising the embedded PostgreSQL cluster failed: ${error.message}${hint}`);
     });
   }

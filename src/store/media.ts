@@ -3,7 +3,7 @@
  * can put several of them (and the jobs they cause) in one transaction.
  */
 import type { Configuration, Metadata } from "../api/configuration.ts";
-import type { ErrorEntry, Message, MediaStatus } from "../domain.ts";
+import type { ErrorEntry, MediaStatus, Message } from "../domain.ts";
 import type { Account } from "./accounts.ts";
 import type { Sql } from "./database.ts";
 
@@ -129,7 +129,11 @@ function toRecord(row: MediaRow): MediaRecord {
 }
 
 /** The media item, if it exists and belongs to `accountId` (or to anyone, when `accountId` is undefined). */
-export async function getMedia(sql: Sql, mediaId: string, accountId?: string): Promise<MediaRecord | undefined> {
+export async function getMedia(
+  sql: Sql,
+  mediaId: string,
+  accountId?: string,
+): Promise<MediaRecord | undefined> {
   const { rows } = await sql.query<MediaRow>(
     `${SELECT_MEDIA} where m.media_id = $1 and ($2::uuid is null or m.account_id = $2)`,
     [mediaId, accountId ?? null],
@@ -154,10 +158,10 @@ export async function listMedia(sql: Sql, accountId: string, query: ListQuery): 
 
 /** Deletes the row (deliveries go with it); resolves to whether there was one. */
 export async function deleteMedia(sql: Sql, mediaId: string, accountId?: string): Promise<boolean> {
-  const result = await sql.query("delete from media where media_id = $1 and ($2::uuid is null or account_id = $2)", [
-    mediaId,
-    accountId ?? null,
-  ]);
+  const result = await sql.query(
+    "delete from media where media_id = $1 and ($2::uuid is null or account_id = $2)",
+    [mediaId, accountId ?? null],
+  );
   return result.rowCount === 1;
 }
 
@@ -186,12 +190,16 @@ export async function recordLength(sql: Sql, mediaId: string, lengthMs: number):
   await sql.query("update media set length_ms = $2 where media_id = $1", [mediaId, lengthMs]);
 }
 
-export async function recordProgress(sql: Sql, mediaId: string, task: string, progress: ProgressTask): Promise<void> {
-  await sql.query("update media set progress = jsonb_set(progress, array[$2], $3::jsonb) where media_id = $1", [
-    mediaId,
-    task,
-    JSON.stringify(progress),
-  ]);
+export async function recordProgress(
+  sql: Sql,
+  mediaId: string,
+  task: string,
+  progress: ProgressTask,
+): Promise<void> {
+  await sql.query(
+    "update media set progress = jsonb_set(progress, array[$2], $3::jsonb) where media_id = $1",
+    [mediaId, task, JSON.stringify(progress)],
+  );
 }
 
 export interface Outcome {

@@ -18,7 +18,9 @@ export async function migrate(db: Database): Promise<string[]> {
     await client.query(
       "create table if not exists schema_migrations (name text primary key, applied_at timestamptz not null default now())",
     );
-    const done = new Set((await client.query<{ name: string }>("select name from schema_migrations")).rows.map((r) => r.name));
+    const done = new Set(
+      (await client.query<{ name: string }>("select name from schema_migrations")).rows.map((r) => r.name),
+    );
     const applied: string[] = [];
     for (const name of files) {
       if (done.has(name)) continue;

@@ -24,12 +24,18 @@ describe("POST /admin/accounts", () => {
     const body = response.json();
     assert.deepEqual(Object.keys(body).sort(), ["accountId", "accountName", "token"]);
     assert.equal(body.accountName, "acme");
-    const { rows } = await hark.services.db.query("select * from accounts where account_id = $1", [body.accountId]);
+    const { rows } = await hark.services.db.query("select * from accounts where account_id = $1", [
+      body.accountId,
+    ]);
     assert.equal(rows.length, 1);
     assert.ok(!JSON.stringify(rows[0]).includes(body.token), "the token itself must not be stored");
-    assert.deepEqual(rows[0].token_hash, hashToken(body.token));
+    assert.deepEqual(rows[0]?.token_hash, hashToken(body.token));
 
-    const media = await hark.app.inject({ method: "GET", url: "/v3/media", headers: { authorization: `Bearer ${body.token}` } });
+    const media = await hark.app.inject({
+      method: "GET",
+      url: "/v3/media",
+      headers: { authorization: `Bearer ${body.token}` },
+    });
     assert.equal(media.statusCode, 200);
     assert.deepEqual(media.json().media, []);
   });
@@ -53,18 +59,31 @@ describe("POST /admin/accounts", () => {
   });
 
   test("the admin token is not an account token", async () => {
-    const response = await hark.app.inject({ method: "GET", url: "/v3/media", headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    const response = await hark.app.inject({
+      method: "GET",
+      url: "/v3/media",
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
     assert.equal(response.statusCode, 401);
   });
 
   test("a bad account name is a 400 that says what is allowed", async () => {
-    for (const body of [{}, { accountName: "" }, { accountName: " lead" }, { accountName: "x".repeat(101) }, { accountName: 7 }]) {
+    for (const body of [
+      {},
+      { accountName: "" },
+      { accountName: " lead" },
+      { accountName: "x".repeat(101) },
+      { accountName: 7 },
+    ]) {
       const response = await create(body);
       assert.equal(response.statusCode, 400, JSON.stringify(body));
       assert.equal(response.json().errors[0].code, 11005);
       assert.match(response.json().errors[0].error, /accountName is required/);
     }
-    assert.match((await create({ accountName: "ok", plan: "gold" })).json().errors[0].error, /Unknown properties: plan/);
+    assert.match(
+      (await create({ accountName: "ok", plan: "gold" })).json().errors[0].error,
+      /Unknown properties: plan/,
+    );
   });
 });
 

@@ -13,7 +13,10 @@ function faults(configuration: unknown, policy = strict) {
 
 function accepted(configuration: unknown, policy = strict) {
   const parsed = parseConfiguration(JSON.stringify(configuration), policy);
-  assert.ok(parsed.ok, `the configuration should be accepted: ${JSON.stringify(!parsed.ok && parsed.errors)}`);
+  assert.ok(
+    parsed.ok,
+    `the configuration should be accepted: ${JSON.stringify(!parsed.ok && parsed.errors)}`,
+  );
   return parsed.value;
 }
 
@@ -43,7 +46,12 @@ describe("configuration", () => {
       { url: "https://example.com/t", method: "PUT", type: "transcript", format: "json" },
       { url: "https://example.com/s", method: "POST", type: "transcript", format: "srt" },
       { url: "https://example.com/m", method: "POST", type: "media", stream: "original" },
-      { url: "https://example.com/i", method: "POST", type: "analytics", include: ["transcript", "metadata"] },
+      {
+        url: "https://example.com/i",
+        method: "POST",
+        type: "analytics",
+        include: ["transcript", "metadata"],
+      },
     ]);
   });
 
@@ -66,10 +74,17 @@ describe("configuration", () => {
   test("enum values are checked and the allowed values listed", () => {
     const [fault] = faults({ publish: { callbacks: [{ url: "https://example.com", type: "email" }] } });
     assert.equal(fault?.code, 11001);
-    assert.match(fault?.error ?? "", /configuration\.publish\.callbacks\[0\]\.type must be one of analytics, transcript, media/);
-    const [format] = faults({ publish: { callbacks: [{ url: "https://x.example", type: "transcript", format: "pdf" }] } });
+    assert.match(
+      fault?.error ?? "",
+      /configuration\.publish\.callbacks\[0\]\.type must be one of analytics, transcript, media/,
+    );
+    const [format] = faults({
+      publish: { callbacks: [{ url: "https://x.example", type: "transcript", format: "pdf" }] },
+    });
     assert.match(format?.error ?? "", /format must be one of json, text, srt, webvtt, dfxp/);
-    const [include] = faults({ publish: { callbacks: [{ url: "https://x.example", include: ["everything"] }] } });
+    const [include] = faults({
+      publish: { callbacks: [{ url: "https://x.example", include: ["everything"] }] },
+    });
     assert.match(include?.error ?? "", /include\[0\] must be one of metadata, transcript/);
     const [priority] = faults({ priority: "urgent" });
     assert.match(priority?.error ?? "", /configuration\.priority must be one of low, normal, high/);
@@ -79,26 +94,46 @@ describe("configuration", () => {
     const [fault] = faults({ publish: { callbacks: [{ url: "https://example.com", method: "GET" }] } });
     assert.equal(fault?.code, 11001);
     assert.match(fault?.error ?? "", /method must be POST or PUT \(any letter case\); got "GET"/);
-    assert.equal(accepted({ publish: { callbacks: [{ url: "https://example.com", method: "pUt" }] } }).callbacks[0]?.method, "PUT");
+    assert.equal(
+      accepted({ publish: { callbacks: [{ url: "https://example.com", method: "pUt" }] } }).callbacks[0]
+        ?.method,
+      "PUT",
+    );
   });
 
   test("missing url and missing callbacks are named", () => {
-    assert.match(faults({ publish: { callbacks: [{ method: "POST" }] } })[0]?.error ?? "", /configuration\.publish\.callbacks\[0\]\.url is required/);
+    assert.match(
+      faults({ publish: { callbacks: [{ method: "POST" }] } })[0]?.error ?? "",
+      /configuration\.publish\.callbacks\[0\]\.url is required/,
+    );
     assert.match(faults({ publish: {} })[0]?.error ?? "", /configuration\.publish\.callbacks is required/);
-    assert.match(faults({ publish: { callbacks: {} } })[0]?.error ?? "", /configuration\.publish\.callbacks must be an array/);
+    assert.match(
+      faults({ publish: { callbacks: {} } })[0]?.error ?? "",
+      /configuration\.publish\.callbacks must be an array/,
+    );
   });
 
   test("every fault is reported, not only the first", () => {
-    const found = faults({ priority: "urgent", publish: { callbacks: [{ url: "http://example.com", type: "nope" }] } });
+    const found = faults({
+      priority: "urgent",
+      publish: { callbacks: [{ url: "http://example.com", type: "nope" }] },
+    });
     assert.ok(found.length >= 2, JSON.stringify(found));
   });
 
   test("properties that belong to another callback type are refused", () => {
     const [format] = faults({ publish: { callbacks: [{ url: "https://example.com", format: "srt" }] } });
-    assert.match(format?.error ?? "", /format applies only to type transcript; this callback is of type analytics/);
-    const [stream] = faults({ publish: { callbacks: [{ url: "https://example.com", type: "transcript", stream: "original" }] } });
+    assert.match(
+      format?.error ?? "",
+      /format applies only to type transcript; this callback is of type analytics/,
+    );
+    const [stream] = faults({
+      publish: { callbacks: [{ url: "https://example.com", type: "transcript", stream: "original" }] },
+    });
     assert.match(stream?.error ?? "", /stream applies only to type media/);
-    const [include] = faults({ publish: { callbacks: [{ url: "https://example.com", type: "media", include: ["transcript"] }] } });
+    const [include] = faults({
+      publish: { callbacks: [{ url: "https://example.com", type: "media", include: ["transcript"] }] },
+    });
     assert.match(include?.error ?? "", /include applies only to type analytics/);
   });
 
@@ -131,20 +166,32 @@ describe("configuration", () => {
     accepted({ publish: { callbacks: [{ url: "http://127.0.0.1:9999/cb" }] } }, relaxed);
     const httpOnly = { allowHttp: true, allowPrivate: false };
     accepted({ publish: { callbacks: [{ url: "http://example.com/cb" }] } }, httpOnly);
-    assert.equal(faults({ publish: { callbacks: [{ url: "http://127.0.0.1/cb" }] } }, httpOnly)[0]?.code, 11002);
+    assert.equal(
+      faults({ publish: { callbacks: [{ url: "http://127.0.0.1/cb" }] } }, httpOnly)[0]?.code,
+      11002,
+    );
     const privateOnly = { allowHttp: false, allowPrivate: true };
     accepted({ publish: { callbacks: [{ url: "https://127.0.0.1/cb" }] } }, privateOnly);
-    assert.equal(faults({ publish: { callbacks: [{ url: "http://127.0.0.1/cb" }] } }, privateOnly)[0]?.code, 11002);
+    assert.equal(
+      faults({ publish: { callbacks: [{ url: "http://127.0.0.1/cb" }] } }, privateOnly)[0]?.code,
+      11002,
+    );
   });
 
   test("stereo names a speaker per channel; speakerName names the mix; they exclude each other", () => {
-    const stereo = accepted({ ingest: { stereo: { left: { speakerName: "Agent" }, right: { speakerName: "Caller" } } } });
+    const stereo = accepted({
+      ingest: { stereo: { left: { speakerName: "Agent" }, right: { speakerName: "Caller" } } },
+    });
     assert.deepEqual(stereo.speakers, [
       { speakerName: "Agent", channel: 0 },
       { speakerName: "Caller", channel: 1 },
     ]);
-    assert.deepEqual(accepted({ ingest: { speakerName: "Narrator" } }).speakers, [{ speakerName: "Narrator", channel: "mix" }]);
-    const ignored = accepted({ ingest: { channels: [{ speakerName: "A" }, { speakerName: "B", ignore: true }] } });
+    assert.deepEqual(accepted({ ingest: { speakerName: "Narrator" } }).speakers, [
+      { speakerName: "Narrator", channel: "mix" },
+    ]);
+    const ignored = accepted({
+      ingest: { channels: [{ speakerName: "A" }, { speakerName: "B", ignore: true }] },
+    });
     assert.deepEqual(ignored.speakers, [{ speakerName: "A", channel: 0 }]);
     const [both] = faults({ ingest: { speakerName: "X", stereo: { left: {}, right: {} } } });
     assert.match(both?.error ?? "", /speakerName and configuration\.ingest\.stereo exclude each other/);
@@ -154,7 +201,10 @@ describe("configuration", () => {
   test("time to live must be a positive whole number of seconds", () => {
     assert.equal(accepted({ timeToLiveInSeconds: 3600 }).timeToLiveInSeconds, 3600);
     assert.equal(faults({ timeToLiveInSeconds: 0 })[0]?.code, 11001);
-    assert.match(faults({ timeToLiveInSeconds: 1.5 })[0]?.error ?? "", /timeToLiveInSeconds must be an integer/);
+    assert.match(
+      faults({ timeToLiveInSeconds: 1.5 })[0]?.error ?? "",
+      /timeToLiveInSeconds must be an integer/,
+    );
   });
 
   test("VoiceBase sections Hark does not compute yet are refused, not silently ignored", () => {
@@ -168,7 +218,12 @@ describe("configuration", () => {
 
 describe("metadata", () => {
   test("accepts title, description, externalId and extended of any depth", () => {
-    const metadata = { title: "t", description: "d", externalId: "x-1", extended: { a: { b: { c: [1, { d: true }] } } } };
+    const metadata = {
+      title: "t",
+      description: "d",
+      externalId: "x-1",
+      extended: { a: { b: { c: [1, { d: true }] } } },
+    };
     const parsed = parseMetadata(JSON.stringify(metadata));
     assert.deepEqual(parsed.ok && parsed.value, metadata);
   });

@@ -19,9 +19,14 @@ describe("reading media", () => {
   });
   after(() => hark.close());
 
-  const get = (url: string, as = token) => hark.app.inject({ method: "GET", url, headers: { authorization: `Bearer ${as}` } });
+  const get = (url: string, as = token) =>
+    hark.app.inject({ method: "GET", url, headers: { authorization: `Bearer ${as}` } });
   async function upload(metadata?: unknown): Promise<string> {
-    const response = await hark.upload(token, { media: AUDIO, mediaType: "audio/mpeg", ...(metadata !== undefined && { metadata }) });
+    const response = await hark.upload(token, {
+      media: AUDIO,
+      mediaType: "audio/mpeg",
+      ...(metadata !== undefined && { metadata }),
+    });
     assert.equal(response.statusCode, 200, response.body);
     return response.json().mediaId;
   }
@@ -36,19 +41,34 @@ describe("reading media", () => {
     assert.equal(doc.mediaContentType, "audio/mpeg");
     assert.deepEqual(doc.metadata, { title: "t" });
     assert.deepEqual(doc.streams, [
-      { status: "available", streamName: "original", streamLocation: `https://hark.example.com/v3/media/${mediaId}/streams/original` },
+      {
+        status: "available",
+        streamName: "original",
+        streamLocation: `https://hark.example.com/v3/media/${mediaId}/streams/original`,
+      },
     ]);
     assert.equal(doc.transcript, undefined, "no transcript before processing");
   });
 
   test("another account's media does not exist for you, for every route", async () => {
     const mediaId = await upload();
-    for (const suffix of ["", "/transcript", "/transcript/srt", "/streams", "/streams/original", "/progress"]) {
+    for (const suffix of [
+      "",
+      "/transcript",
+      "/transcript/srt",
+      "/streams",
+      "/streams/original",
+      "/progress",
+    ]) {
       const response = await get(`/v3/media/${mediaId}${suffix}`, other);
       assert.equal(response.statusCode, 404, suffix);
       assert.equal(response.json().errors[0].code, 10205);
     }
-    const deleted = await hark.app.inject({ method: "DELETE", url: `/v3/media/${mediaId}`, headers: { authorization: `Bearer ${other}` } });
+    const deleted = await hark.app.inject({
+      method: "DELETE",
+      url: `/v3/media/${mediaId}`,
+      headers: { authorization: `Bearer ${other}` },
+    });
     assert.equal(deleted.statusCode, 404);
     assert.equal((await get(`/v3/media/${mediaId}`)).statusCode, 200, "still there for its owner");
     assert.equal((await get("/v3/media", other)).json().media.length, 0);
@@ -123,16 +143,26 @@ describe("reading media", () => {
   });
 
   test("DELETE removes the media, its deliveries and its bytes", async () => {
-    const response = await hark.upload(token, { media: AUDIO, configuration: { publish: { callbacks: [{ url: "https://example.com/cb" }] } } });
+    const response = await hark.upload(token, {
+      media: AUDIO,
+      configuration: { publish: { callbacks: [{ url: "https://example.com/cb" }] } },
+    });
     const mediaId = response.json().mediaId;
     const blobDir = path.join(hark.dataDir, "blobs", "media", mediaId);
     await fs.access(blobDir);
-    const deleted = await hark.app.inject({ method: "DELETE", url: `/v3/media/${mediaId}`, headers: { authorization: `Bearer ${token}` } });
+    const deleted = await hark.app.inject({
+      method: "DELETE",
+      url: `/v3/media/${mediaId}`,
+      headers: { authorization: `Bearer ${token}` },
+    });
     assert.equal(deleted.statusCode, 204);
     assert.equal((await get(`/v3/media/${mediaId}`)).statusCode, 404);
     await assert.rejects(fs.access(blobDir), { code: "ENOENT" });
-    const { rows } = await hark.services.db.query("select count(*)::int as n from deliveries where media_id = $1", [mediaId]);
-    assert.equal(rows[0].n, 0);
+    const { rows } = await hark.services.db.query(
+      "select count(*)::int as n from deliveries where media_id = $1",
+      [mediaId],
+    );
+    assert.equal(rows[0]?.n, 0);
   });
 
   test("an unknown route answers the error envelope", async () => {

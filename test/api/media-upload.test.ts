@@ -41,7 +41,12 @@ describe("POST /v3/media", () => {
       media: AUDIO,
       mediaType: "audio/x-wav",
       configuration: {
-        publish: { callbacks: [{ url: "https://example.com/a" }, { url: "https://example.com/t", type: "transcript", format: "srt" }] },
+        publish: {
+          callbacks: [
+            { url: "https://example.com/a" },
+            { url: "https://example.com/t", type: "transcript", format: "srt" },
+          ],
+        },
         timeToLiveInSeconds: 3600,
       },
       metadata: { title: "Call", externalId: "crm-1", extended: { deep: { er: [1, 2] } } },
@@ -56,7 +61,11 @@ describe("POST /v3/media", () => {
     assert.equal(doc.timeToLiveInSeconds, 3600);
     assert.equal(Date.parse(doc.expiresOn) - Date.parse(doc.dateCreated), 3600_000);
     assert.match(doc.dateCreated, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-    assert.deepEqual(doc.metadata, { title: "Call", externalId: "crm-1", extended: { deep: { er: [1, 2] } } });
+    assert.deepEqual(doc.metadata, {
+      title: "Call",
+      externalId: "crm-1",
+      extended: { deep: { er: [1, 2] } },
+    });
 
     const { rows } = await hark.services.db.query(
       "select state, callback from deliveries where media_id = $1 order by position",
@@ -69,9 +78,10 @@ describe("POST /v3/media", () => {
         ["waiting", "transcript"],
       ],
     );
-    const jobs = await hark.services.db.query("select data from pgboss.job where name = 'process' and data->>'mediaId' = $1", [
-      doc.mediaId,
-    ]);
+    const jobs = await hark.services.db.query(
+      "select data from pgboss.job where name = 'process' and data->>'mediaId' = $1",
+      [doc.mediaId],
+    );
     assert.deepEqual(jobs.rows[0]?.data, { kind: "process", v: 1, mediaId: doc.mediaId });
     const stored = await fs.readFile(path.join(hark.dataDir, "blobs", "media", doc.mediaId, "original"));
     assert.ok(stored.equals(AUDIO), "the stored bytes are the uploaded bytes");
@@ -79,25 +89,85 @@ describe("POST /v3/media", () => {
 
   test("the configuration may come before or after the media, and as a file part", async () => {
     const form = new FormData();
-    form.append("configuration", new Blob([JSON.stringify({ ingest: { speakerName: "Ann" } })], { type: "application/json" }), "c.json");
+    form.append(
+      "configuration",
+      new Blob([JSON.stringify({ ingest: { speakerName: "Ann" } })], { type: "application/json" }),
+      "c.json",
+    );
     form.append("media", new Blob([AUDIO]), "call.wav");
-    const response = await hark.app.inject({ method: "POST", url: "/v3/media", headers: { authorization: `Bearer ${token}` }, payload: form });
+    const response = await hark.app.inject({
+      method: "POST",
+      url: "/v3/media",
+      headers: { authorization: `Bearer ${token}` },
+      payload: form,
+    });
     assert.equal(response.statusCode, 200, response.body);
   });
 
   const refusals: [string, Parameters<TestHark["upload"]>[1], number, number, RegExp][] = [
-    ["no media and no mediaUrl", { configuration: {} }, 400, 10202, /neither a 'media' file part nor a 'mediaUrl'/],
+    [
+      "no media and no mediaUrl",
+      { configuration: {} },
+      400,
+      10202,
+      /neither a 'media' file part nor a 'mediaUrl'/,
+    ],
     ["an empty media file", { media: new Uint8Array(0) }, 400, 10202, /empty/],
-    ["a bad configuration", { media: AUDIO, configuration: { publish: { callbacks: [{ url: "https://x.example", method: "GET" }] } } }, 400, 11001, /method must be POST or PUT/],
-    ["configuration that is not JSON", { media: AUDIO, configuration: "{oops" }, 400, 10007, /not valid JSON/],
-    ["an http callback URL", { media: AUDIO, configuration: { publish: { callbacks: [{ url: "http://example.com/cb" }] } } }, 400, 11002, /must use https/],
-    ["a loopback callback URL", { media: AUDIO, configuration: { publish: { callbacks: [{ url: "https://127.0.0.1/cb" }] } } }, 400, 11002, /public host/],
+    [
+      "a bad configuration",
+      {
+        media: AUDIO,
+        configuration: { publish: { callbacks: [{ url: "https://x.example", method: "GET" }] } },
+      },
+      400,
+      11001,
+      /method must be POST or PUT/,
+    ],
+    [
+      "configuration that is not JSON",
+      { media: AUDIO, configuration: "{oops" },
+      400,
+      10007,
+      /not valid JSON/,
+    ],
+    [
+      "an http callback URL",
+      { media: AUDIO, configuration: { publish: { callbacks: [{ url: "http://example.com/cb" }] } } },
+      400,
+      11002,
+      /must use https/,
+    ],
+    [
+      "a loopback callback URL",
+      { media: AUDIO, configuration: { publish: { callbacks: [{ url: "https://127.0.0.1/cb" }] } } },
+      400,
+      11002,
+      /public host/,
+    ],
     ["bad metadata", { media: AUDIO, metadata: "[1" }, 400, 10107, /metadata is not valid JSON/],
-    ["both media and mediaUrl", { media: AUDIO, mediaUrl: "https://example.com/a.wav" }, 400, 11005, /not both/],
+    [
+      "both media and mediaUrl",
+      { media: AUDIO, mediaUrl: "https://example.com/a.wav" },
+      400,
+      11005,
+      /not both/,
+    ],
     ["a malformed mediaUrl", { mediaUrl: "not a url" }, 400, 10204, /mediaUrl must be an absolute URL/],
-    ["a private mediaUrl", { mediaUrl: "https://10.0.0.1/a.wav" }, 400, 11002, /mediaUrl must name a public host/],
+    [
+      "a private mediaUrl",
+      { mediaUrl: "https://10.0.0.1/a.wav" },
+      400,
+      11002,
+      /mediaUrl must name a public host/,
+    ],
     ["an unknown part", { media: AUDIO, extra: [["colour", "blue"]] }, 400, 10001, /Unknown part 'colour'/],
-    ["a part given twice", { media: AUDIO, configuration: {}, extra: [["configuration", "{}"]] }, 400, 10001, /more than once/],
+    [
+      "a part given twice",
+      { media: AUDIO, configuration: {}, extra: [["configuration", "{}"]] },
+      400,
+      10001,
+      /more than once/,
+    ],
     ["a file over HARK_MAX_UPLOAD_BYTES", { media: randomBytes(1024 * 1024 + 1) }, 413, 11003, /larger than/],
   ];
   for (const [name, parts, status, code, message] of refusals) {
@@ -119,7 +189,12 @@ describe("POST /v3/media", () => {
     const form = new FormData();
     form.append("media", new Blob([AUDIO]), "a.wav");
     form.append("media", new Blob([AUDIO]), "b.wav");
-    const response = await hark.app.inject({ method: "POST", url: "/v3/media", headers: { authorization: `Bearer ${token}` }, payload: form });
+    const response = await hark.app.inject({
+      method: "POST",
+      url: "/v3/media",
+      headers: { authorization: `Bearer ${token}` },
+      payload: form,
+    });
     assert.equal(response.statusCode, 400);
     assert.equal(response.json().errors[0].code, 10206);
     await storedNothing();

@@ -10,7 +10,7 @@ import path from "node:path";
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import pino from "pino";
 import { buildApp } from "../../src/api/app.ts";
-import { openServices, startWorkers, type Stoppable } from "../../src/server.ts";
+import { openServices, type Stoppable, startWorkers } from "../../src/server.ts";
 import type { Services } from "../../src/services.ts";
 import { loadSettings } from "../../src/settings.ts";
 import { freshDatabase } from "./database.ts";
@@ -80,13 +80,22 @@ export async function startTestHark(
           typeof parts.media === "string"
             ? await openAsBlob(parts.media, { type: parts.mediaType ?? "audio/x-wav" })
             : new Blob([parts.media], { type: parts.mediaType ?? "application/octet-stream" });
-        form.append("media", blob, typeof parts.media === "string" ? path.basename(parts.media) : "media.bin");
+        form.append(
+          "media",
+          blob,
+          typeof parts.media === "string" ? path.basename(parts.media) : "media.bin",
+        );
       }
       if (parts.mediaUrl !== undefined) form.append("mediaUrl", parts.mediaUrl);
       if (parts.configuration !== undefined) form.append("configuration", text(parts.configuration));
       if (parts.metadata !== undefined) form.append("metadata", text(parts.metadata));
       for (const [name, value] of parts.extra ?? []) form.append(name, value);
-      return app.inject({ method: "POST", url: "/v3/media", headers: { authorization: `Bearer ${token}` }, payload: form });
+      return app.inject({
+        method: "POST",
+        url: "/v3/media",
+        headers: { authorization: `Bearer ${token}` },
+        payload: form,
+      });
     },
     ended(mediaId) {
       // Listen first, then look: an end between the two is caught either way.
@@ -97,13 +106,15 @@ export async function startTestHark(
           resolve(event.status);
         };
         services.events.on("media.ended", onEnded);
-        services.db.query<{ status: string }>("select status from media where media_id = $1", [mediaId]).then(({ rows }) => {
-          const status = rows[0]?.status;
-          if (status === "finished" || status === "failed") {
-            services.events.off("media.ended", onEnded);
-            resolve(status);
-          }
-        }, reject);
+        services.db
+          .query<{ status: string }>("select status from media where media_id = $1", [mediaId])
+          .then(({ rows }) => {
+            const status = rows[0]?.status;
+            if (status === "finished" || status === "failed") {
+              services.events.off("media.ended", onEnded);
+              resolve(status);
+            }
+          }, reject);
       });
     },
     async close() {
