@@ -213,6 +213,9 @@ function article(type: string): string {
  */
 function unsupportedFeatures(config: ConfigurationInput): ErrorEntry[] {
   const unsupported = [
+    "knowledge",
+    "transcript",
+    "searchability",
     "prediction",
     "metrics",
     "spotting",
