@@ -44,7 +44,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
       errors: [
         errorEntry(
           "routeNotFound",
-          `There is no ${request.method} ${request.url.split("?")[0]}; see the API description at /openapi.json`,
+          `There is no ${request.method} ${request.url.split("?")[0]}; the routes are listed in the README`,
         ),
       ],
       reference: request.id,

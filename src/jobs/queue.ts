@@ -49,16 +49,25 @@ export async function startJobQueue(
   poolSize: number,
   onError: (error: Error) => void,
 ): Promise<JobQueue> {
-  const boss = new PgBoss({ connectionString: url, max: Math.max(2, Math.floor(poolSize / 2)) });
+  // LISTEN/NOTIFY wakes a worker the moment a job is queued; polling stays on as the backstop.
+  const boss = new PgBoss({
+    connectionString: url,
+    max: Math.max(2, Math.floor(poolSize / 2)),
+    useListenNotify: true,
+  });
   boss.on("error", onError);
   await boss.start();
-  await boss.createQueue(PROCESS_QUEUE, {
+  const options = {
     heartbeatSeconds: processQueueOptions.heartbeatSeconds,
     retryLimit: processQueueOptions.retryLimit,
     retryDelay: 5,
     // A long call takes a while; the heartbeat, not this limit, is what notices a dead worker.
     expireInSeconds: 6 * 3600,
-  });
+    notify: true,
+  };
+  await boss.createQueue(PROCESS_QUEUE, options);
+  // createQueue leaves an existing queue as it was: bring its options up to this release's.
+  await boss.updateQueue(PROCESS_QUEUE, options);
   return {
     async enqueueProcess(sql, mediaId, priority) {
       const job: ProcessJob = { kind: "process", v: 1, mediaId };
@@ -68,7 +77,7 @@ export async function startJobQueue(
       if (concurrency === 0) return;
       await boss.work<ProcessJob>(
         PROCESS_QUEUE,
-        { localConcurrency: concurrency, batchSize: 1 },
+        { localConcurrency: concurrency, batchSize: 1, notifyPollingIntervalSeconds: 5 },
         async ([job]) => {
           if (!job) return;
           if (job.data.kind !== "process" || job.data.v !== 1)
