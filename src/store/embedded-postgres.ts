@@ -7,7 +7,7 @@
  * start, so a killed run never blocks the next one.
  */
 import { randomBytes } from "node:crypto";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import fs from "node:fs/promises";
 import net from "node:net";
 import { userInfo } from "node:os";
@@ -128,12 +128,18 @@ async function clearStaleServer(clusterDir: string, log: (message: string) => vo
   while (isRunning(pid)) await new Promise((resolve) => setTimeout(resolve, 100));
 }
 
+/** Whether `pid` is a live process; a zombie (exited, not yet reaped) is not. */
 function isRunning(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
+    if ((error as NodeJS.ErrnoException).code !== "EPERM") return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  } catch {
+    return true;
   }
 }
 

@@ -1,0 +1,159 @@
+import assert from "node:assert/strict";
+import path from "node:path";
+import { describe, it } from "node:test";
+import { loadSettings, SettingsError } from "../src/settings.ts";
+
+/** Asserts that `env` is refused with a SettingsError whose message names `variable`. */
+function assertRefused(env: Record<string, string>, variable: string): void {
+  assert.throws(
+    () => loadSettings(env),
+    (error: unknown) => {
+      assert.ok(error instanceof SettingsError, `expected a SettingsError, got ${String(error)}`);
+      assert.match(error.message, new RegExp(`\\b${variable}\\b`));
+      return true;
+    },
+  );
+}
+
+describe("loadSettings", () => {
+  it("applies the documented defaults to an empty environment", () => {
+    const settings = loadSettings({});
+    assert.equal(settings.port, 8080);
+    assert.equal(settings.host, "127.0.0.1");
+    assert.equal(settings.dataDir, path.resolve("./data"));
+    assert.ok(path.isAbsolute(settings.dataDir));
+    assert.equal(settings.databaseUrl, undefined);
+    assert.equal(settings.publicUrl, "http://127.0.0.1:8080");
+    assert.equal(settings.adminToken, undefined);
+    assert.equal(settings.callbackAllowHttp, false);
+    assert.equal(settings.callbackAllowPrivate, false);
+    assert.equal(settings.logLevel, "info");
+  });
+
+  it("treats empty values as unset", () => {
+    const settings = loadSettings({
+      PORT: "",
+      HARK_CALLBACK_ALLOW_HTTP: "",
+      HARK_ADMIN_TOKEN: "",
+      HARK_PUBLIC_URL: "",
+    });
+    assert.equal(settings.port, 8080);
+    assert.equal(settings.callbackAllowHttp, false);
+    assert.equal(settings.adminToken, undefined);
+    assert.equal(settings.publicUrl, "http://127.0.0.1:8080");
+  });
+
+  it("derives the default public URL from PORT", () => {
+    assert.equal(loadSettings({ PORT: "9123" }).publicUrl, "http://127.0.0.1:9123");
+    assert.equal(loadSettings({ PORT: "0" }).publicUrl, "http://127.0.0.1:0");
+  });
+
+  it("takes every override", () => {
+    const settings = loadSettings({
+      PORT: "9000",
+      HARK_HOST: "0.0.0.0",
+      HARK_DATA_DIR: "/var/lib/hark",
+      HARK_DATABASE_URL: "postgresql://user:pw@db.example:5432/hark",
+      HARK_DATABASE_POOL_SIZE: "4",
+      HARK_PUBLIC_URL: "https://hark.example.com/base/",
+      HARK_ADMIN_TOKEN: "0123456789abcdef",
+      HARK_MAX_UPLOAD_BYTES: "1000",
+      HARK_DEFAULT_TTL_SECONDS: "60",
+      HARK_CALLBACK_ALLOW_HTTP: "true",
+      HARK_CALLBACK_ALLOW_PRIVATE: "YES",
+      HARK_WORKER_CONCURRENCY: "3",
+      HARK_RECOGNIZER_CONCURRENCY: "2",
+      HARK_POCKETSPHINX_MODEL_DIR: "/models/en",
+      HARK_SWEEP_INTERVAL_SECONDS: "5",
+      HARK_MEDIA_URL_TIMEOUT_SECONDS: "30",
+      HARK_LOG_LEVEL: "DEBUG",
+    });
+    assert.deepEqual(
+      { ...settings },
+      {
+        port: 9000,
+        host: "0.0.0.0",
+        dataDir: "/var/lib/hark",
+        databaseUrl: "postgresql://user:pw@db.example:5432/hark",
+        databasePoolSize: 4,
+        // A trailing slash is dropped, so links can be built by appending "/v3/...".
+        publicUrl: "https://hark.example.com/base",
+        adminToken: "0123456789abcdef",
+        maxUploadBytes: 1000,
+        defaultTtlSeconds: 60,
+        callbackAllowHttp: true,
+        callbackAllowPrivate: true,
+        workerConcurrency: 3,
+        recognizerConcurrency: 2,
+        pocketsphinxModelDir: "/models/en",
+        sweepIntervalSeconds: 5,
+        mediaUrlTimeoutSeconds: 30,
+        logLevel: "debug",
+      },
+    );
+  });
+
+  it("resolves a relative data directory against the working directory", () => {
+    assert.equal(loadSettings({ HARK_DATA_DIR: "some/dir" }).dataDir, path.join(process.cwd(), "some/dir"));
+  });
+
+  it("reads every spelling of true and false", () => {
+    for (const yes of ["1", "true", "TRUE", "yes", "on", " On "]) {
+      assert.equal(loadSettings({ HARK_CALLBACK_ALLOW_HTTP: yes }).callbackAllowHttp, true, yes);
+    }
+    for (const no of ["0", "false", "no", "OFF"]) {
+      assert.equal(loadSettings({ HARK_CALLBACK_ALLOW_HTTP: no }).callbackAllowHttp, false, no);
+    }
+  });
+
+  it("returns a frozen object", () => {
+    const settings = loadSettings({});
+    assert.ok(Object.isFrozen(settings));
+    assert.throws(() => {
+      (settings as { port: number }).port = 1;
+    }, TypeError);
+    assert.equal(settings.port, 8080);
+  });
+
+  it("refuses a port that is not a whole number", () => {
+    assertRefused({ PORT: "abc" }, "PORT");
+    assertRefused({ PORT: "80.5" }, "PORT");
+    assertRefused({ PORT: "-1" }, "PORT");
+  });
+
+  it("refuses a port out of range", () => {
+    assertRefused({ PORT: "65536" }, "PORT");
+    assert.equal(loadSettings({ PORT: "65535" }).port, 65535);
+  });
+
+  it("refuses other numbers out of range, naming the variable", () => {
+    assertRefused({ HARK_DATABASE_POOL_SIZE: "1" }, "HARK_DATABASE_POOL_SIZE");
+    assertRefused({ HARK_WORKER_CONCURRENCY: "65" }, "HARK_WORKER_CONCURRENCY");
+    assertRefused({ HARK_SWEEP_INTERVAL_SECONDS: "0" }, "HARK_SWEEP_INTERVAL_SECONDS");
+    assertRefused({ HARK_MAX_UPLOAD_BYTES: "lots" }, "HARK_MAX_UPLOAD_BYTES");
+  });
+
+  it("refuses a boolean it cannot read", () => {
+    assertRefused({ HARK_CALLBACK_ALLOW_HTTP: "maybe" }, "HARK_CALLBACK_ALLOW_HTTP");
+    assertRefused({ HARK_CALLBACK_ALLOW_PRIVATE: "2" }, "HARK_CALLBACK_ALLOW_PRIVATE");
+  });
+
+  it("refuses a public URL that is not an absolute http(s) URL", () => {
+    assertRefused({ HARK_PUBLIC_URL: "hark.example.com" }, "HARK_PUBLIC_URL");
+    assertRefused({ HARK_PUBLIC_URL: "ftp://hark.example.com" }, "HARK_PUBLIC_URL");
+  });
+
+  it("refuses an admin token shorter than 16 characters", () => {
+    assertRefused({ HARK_ADMIN_TOKEN: "short" }, "HARK_ADMIN_TOKEN");
+    assertRefused({ HARK_ADMIN_TOKEN: "0123456789abcde" }, "HARK_ADMIN_TOKEN");
+  });
+
+  it("refuses an unknown log level", () => {
+    assertRefused({ HARK_LOG_LEVEL: "verbose" }, "HARK_LOG_LEVEL");
+  });
+
+  it("refuses a database URL that is not postgres://", () => {
+    assertRefused({ HARK_DATABASE_URL: "mysql://db.example/hark" }, "HARK_DATABASE_URL");
+    assertRefused({ HARK_DATABASE_URL: "db.example:5432" }, "HARK_DATABASE_URL");
+  });
+});
