@@ -1,0 +1,86 @@
+import { CommandFailedError, run } from "./run.ts";
+
+/** What the recogniser accepts: pocketsphinx's en-us model is trained on 16 kHz speech. */
+export const RECOGNIZER_SAMPLE_RATE = 16000;
+
+/** A channel index of the input (0 = left), or `"mix"` for all channels down-mixed to one. */
+export type ChannelSelection = number | "mix";
+
+export class DecodeError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = "DecodeError";
+  }
+}
+
+export interface DecodeOptions {
+  signal?: AbortSignal;
+}
+
+/** The ffmpeg audio filter arguments that reduce the input to the selected channel. */
+export function channelFilterArgs(channel: ChannelSelection): string[] {
+  if (channel === "mix") return ["-ac", "1"];
+  if (!Number.isInteger(channel) || channel < 0) throw new RangeError(`invalid channel index ${channel}`);
+  // pan rather than -ac: a stereo call keeps one speaker per channel, and mixing them ruins recognition.
+  return ["-af", `pan=mono|c0=c${channel}`];
+}
+
+/**
+ * Writes one channel of the first audio stream of `input` (or the down-mix) to `output` as a 16 kHz mono
+ * 16-bit PCM WAV. Rejects with a `DecodeError` that carries the end of ffmpeg's stderr.
+ */
+export async function decodeChannel(
+  input: string,
+  output: string,
+  channel: ChannelSelection,
+  options: DecodeOptions = {},
+): Promise<void> {
+  const args = [
+    "-nostdin",
+    "-hide_banner",
+    "-v",
+    "error",
+    "-y",
+    "-i",
+    input,
+    "-map",
+    "0:a:0",
+    ...channelFilterArgs(channel),
+    "-ar",
+    String(RECOGNIZER_SAMPLE_RATE),
+    "-c:a",
+    "pcm_s16le",
+    // bitexact keeps the header to the plain 44 bytes (no LIST/INFO chunk naming the encoder).
+    "-fflags",
+    "+bitexact",
+    "-flags:a",
+    "+bitexact",
+    "-f",
+    "wav",
+    output,
+  ];
+  try {
+    if (channel !== "mix") await assertChannelExists(input, channel, options);
+    await run("ffmpeg", args, options);
+  } catch (error) {
+    if (error instanceof CommandFailedError) {
+      const which = channel === "mix" ? "the down-mixed audio" : `channel ${channel}`;
+      throw new DecodeError(`cannot decode ${which}: ${error.message}`, { cause: error });
+    }
+    throw error;
+  }
+}
+
+/** ffmpeg's pan filter quietly outputs silence for a channel the input lacks: check beforehand. */
+async function assertChannelExists(input: string, channel: number, options: DecodeOptions): Promise<void> {
+  const { stdout } = await run(
+    "ffprobe",
+    ["-v", "error", "-select_streams", "a:0", "-show_entries", "stream=channels", "-of", "csv=p=0", input],
+    options,
+  );
+  const channels = Number.parseInt(stdout.trim(), 10);
+  if (!(channel < channels)) {
+    const has = Number.isNaN(channels) ? "has no audio stream" : `has ${channels} channel(s)`;
+    throw new DecodeError(`cannot decode channel ${channel}: the media ${has}`);
+  }
+}

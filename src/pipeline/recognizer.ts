@@ -1,0 +1,19 @@
+import type { RecognizedWord } from "../domain.ts";
+
+export interface RecognizeOptions {
+  /** Aborting stops the recognition (kills the engine's process) and rejects with the abort reason. */
+  signal?: AbortSignal;
+}
+
+/**
+ * A speech recogniser: the seam between the pipeline and a particular engine, so that the pipeline can
+ * be tested with a fake and another engine can replace pocketsphinx.
+ *
+ * Input is a 16 kHz mono 16-bit PCM WAV. Output is the spoken words in order, without silence or filler
+ * markers, lower-case as the engine's dictionary spells them, with confidence in 0..1 and times in whole
+ * milliseconds from the start of the media: the times within the file plus `offsetMs` (default 0), which
+ * is where the file starts in the media when it is a piece of a longer recording.
+ */
+export interface Recognizer {
+  recognize(wavPath: string, offsetMs?: number, options?: RecognizeOptions): Promise<RecognizedWord[]>;
+}

@@ -1,0 +1,78 @@
+import { spawn } from "node:child_process";
+
+/** The only place the pipeline starts external programs (ffmpeg, ffprobe, pocketsphinx). */
+
+export interface RunOptions {
+  /** Aborting kills the process outright (SIGKILL) so that a cancelled job frees its core at once. */
+  signal?: AbortSignal;
+}
+
+export interface RunResult {
+  stdout: string;
+  stderr: string;
+}
+
+/** How much of stderr an error message carries: the end is where ffmpeg says what went wrong. */
+const STDERR_TAIL_CHARS = 1500;
+
+export class CommandFailedError extends Error {
+  readonly command: string;
+  readonly exitCode: number | null;
+  readonly stderr: string;
+
+  constructor(command: string, exitCode: number | null, signal: string | null, stderr: string) {
+    const how = exitCode !== null ? `exited with code ${exitCode}` : `was killed by ${signal ?? "a signal"}`;
+    const tail = stderrTail(stderr);
+    super(`${command} ${how}${tail ? `: ${tail}` : ""}`);
+    this.name = "CommandFailedError";
+    this.command = command;
+    this.exitCode = exitCode;
+    this.stderr = stderr;
+  }
+}
+
+export function stderrTail(stderr: string, maxChars = STDERR_TAIL_CHARS): string {
+  const trimmed = stderr.trim();
+  if (trimmed.length <= maxChars) return trimmed;
+  return `…${trimmed.slice(trimmed.length - maxChars)}`;
+}
+
+/**
+ * Runs a program to completion and collects its output. Rejects with `CommandFailedError` on a non-zero
+ * exit, with the abort reason when `signal` aborts, and with a readable error when the program is missing.
+ */
+export function run(command: string, args: readonly string[], options: RunOptions = {}): Promise<RunResult> {
+  const { signal } = options;
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    // stdin is closed so that ffmpeg never waits for a keypress.
+    const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"] });
+    const stdout: Buffer[] = [];
+    const stderr: Buffer[] = [];
+    child.stdout.on("data", (chunk: Buffer) => stdout.push(chunk));
+    child.stderr.on("data", (chunk: Buffer) => stderr.push(chunk));
+
+    const onAbort = () => child.kill("SIGKILL");
+    signal?.addEventListener("abort", onAbort, { once: true });
+
+    child.on("error", (error: NodeJS.ErrnoException) => {
+      signal?.removeEventListener("abort", onAbort);
+      if (error.code === "ENOENT") {
+        reject(new Error(`${command} is not installed or not on PATH`, { cause: error }));
+      } else {
+        reject(error);
+      }
+    });
+    child.on("close", (code, killedBy) => {
+      signal?.removeEventListener("abort", onAbort);
+      const out = Buffer.concat(stdout).toString("utf8");
+      const err = Buffer.concat(stderr).toString("utf8");
+      if (signal?.aborted) reject(signal.reason);
+      else if (code === 0) resolve({ stdout: out, stderr: err });
+      else reject(new CommandFailedError(command, code, killedBy, err));
+    });
+  });
+}
