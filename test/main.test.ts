@@ -4,175 +4,20 @@
  * HTTP.
  */
 import assert from "node:assert/strict";
-import { type ChildProcess, spawn } from "node:child_process";
-import { once } from "node:events";
 import fs from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
-import { createInterface } from "node:readline";
 import { after, describe, it } from "node:test";
+import {
+  clusterOf,
+  dataDir,
+  postgresOf,
+  running,
+  STOP_SECONDS,
+  startMain,
+  stillAlive,
+  stopAllProcesses,
+} from "./support/service-process.ts";
 
-const ROOT = path.join(import.meta.dirname, "..");
-const MAIN = path.join(ROOT, "src", "main.ts");
-/** Starting includes initdb on a fresh data directory; stopping includes PostgreSQL's shutdown. */
-const START_SECONDS = 60;
-const STOP_SECONDS = 30;
-
-interface Running {
-  child: ChildProcess;
-  /** Resolves to the first stdout log line that `matches`; rejects if stdout ends first. */
-  logLine(matches: (line: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
-  /** Resolves to the exit code and signal; rejects after `seconds`. */
-  exit(seconds: number): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  stderr(): string;
-  /** Everything it wrote, for failure messages. */
-  output(): string;
-}
-
-const children: ChildProcess[] = [];
-const dirs: string[] = [];
-
-async function dataDir(): Promise<string> {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), "hark-main-"));
-  dirs.push(dir);
-  // As a data directory is normally made (mkdtemp makes it 0700): when the tests run as root, the
-  // embedded server runs as the postgres user and must be able to pass through it.
-  await fs.chmod(dir, 0o755);
-  return dir;
-}
-
-function clusterOf(dir: string): string {
-  return path.join(dir, "postgres", "cluster");
-}
-
-function startMain(env: Record<string, string>): Running {
-  // Only the settings given here: none leak in from the environment the tests run in.
-  const inherited = Object.fromEntries(
-    Object.entries(process.env).filter(([name]) => !name.startsWith("HARK_") && name !== "PORT"),
-  );
-  const child = spawn(process.execPath, [MAIN], {
-    cwd: ROOT,
-    env: { ...inherited, ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  children.push(child);
-  let stderr = "";
-  child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
-    stderr += chunk;
-  });
-  const exited = once(child, "exit").then(([code, signal]) => ({
-    code: code as number | null,
-    signal: signal as NodeJS.Signals | null,
-  }));
-  const seen: Record<string, unknown>[] = [];
-  const waiters: {
-    matches: (line: Record<string, unknown>) => boolean;
-    resolve: (line: Record<string, unknown>) => void;
-  }[] = [];
-  let ended = false;
-  const enders: (() => void)[] = [];
-  const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
-  lines.on("line", (text) => {
-    let line: Record<string, unknown>;
-    try {
-      line = JSON.parse(text) as Record<string, unknown>;
-    } catch {
-      line = { msg: text };
-    }
-    seen.push(line);
-    for (const waiter of waiters.splice(0)) {
-      if (waiter.matches(line)) waiter.resolve(line);
-      else waiters.push(waiter);
-    }
-  });
-  lines.on("close", () => {
-    ended = true;
-    for (const end of enders.splice(0)) end();
-  });
-  return {
-    child,
-    stderr: () => stderr,
-    output: () => `stdout:\n${seen.map((line) => JSON.stringify(line)).join("\n")}\nstderr:\n${stderr}`,
-    logLine(matches) {
-      const found = seen.find(matches);
-      if (found) return Promise.resolve(found);
-      return new Promise((resolve, reject) => {
-        const fail = () =>
-          reject(
-            new Error(
-              `stdout ended before the expected line; stdout: ${JSON.stringify(seen)}; stderr: ${stderr}`,
-            ),
-          );
-        if (ended) return fail();
-        waiters.push({ matches, resolve });
-        enders.push(fail);
-      });
-    },
-    async exit(seconds) {
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(
-          () => reject(new Error(`pid ${child.pid} did not exit within ${seconds}s`)),
-          seconds * 1000,
-        );
-      });
-      try {
-        return await Promise.race([exited, timeout]);
-      } finally {
-        clearTimeout(timer);
-      }
-    },
-  };
-}
-
-async function running(hark: Running): Promise<string> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () =>
-        reject(new Error(`Hark did not report running within ${START_SECONDS}s; stderr: ${hark.stderr()}`)),
-      START_SECONDS * 1000,
-    );
-  });
-  try {
-    const line = await Promise.race([hark.logLine((l) => l.msg === "Hark is running"), timeout]);
-    assert.equal(typeof line.address, "string");
-    return line.address as string;
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/** Live (not zombie) processes, with their parent and command line. */
-async function processes(): Promise<{ pid: number; ppid: number; cmdline: string }[]> {
-  const found = [];
-  for (const entry of await fs.readdir("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = await fs.readFile(`/proc/${entry}/stat`, "utf8");
-      const [state, ppid] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      if (state === "Z" || state === "X") continue;
-      const cmdline = (await fs.readFile(`/proc/${entry}/cmdline`, "utf8")).replaceAll("\0", " ");
-      found.push({ pid: Number(entry), ppid: Number(ppid), cmdline });
-    } catch {
-      // Gone while we looked.
-    }
-  }
-  return found;
-}
-
-/** The PostgreSQL processes of the cluster in `dir`: the server (named by its data directory) and its children. */
-async function postgresOf(dir: string): Promise<{ pid: number; cmdline: string }[]> {
-  const all = await processes();
-  const servers = all.filter((p) => p.cmdline.includes(clusterOf(dir)));
-  const ids = new Set(servers.map((p) => p.pid));
-  return [...servers, ...all.filter((p) => ids.has(p.ppid) && p.cmdline.startsWith("postgres"))];
-}
-
-async function stillAlive(pids: { pid: number; cmdline: string }[]): Promise<number[]> {
-  const now = await processes();
-  return pids.filter((p) => now.some((q) => q.pid === p.pid && q.cmdline === p.cmdline)).map((p) => p.pid);
-}
+after(stopAllProcesses);
 
 async function getMediaWithoutAuth(address: string): Promise<void> {
   const response = await fetch(`${address}/v3/media`);
@@ -188,19 +33,6 @@ async function getMediaWithoutAuth(address: string): Promise<void> {
   assert.equal(typeof body.reference, "string");
   assert.ok(body.reference.length > 0);
 }
-
-after(async () => {
-  for (const child of children) {
-    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-  }
-  // PostgreSQL servers of a failed test: nothing else would stop them.
-  for (const dir of dirs) {
-    for (const server of (await processes()).filter((p) => p.cmdline.includes(clusterOf(dir)))) {
-      process.kill(server.pid, "SIGKILL");
-    }
-  }
-  for (const dir of dirs) await fs.rm(dir, { recursive: true, force: true });
-});
 
 describe("src/main.ts", () => {
   it("serves HTTP once it reports running, and stops cleanly on SIGTERM", async () => {

@@ -42,12 +42,13 @@ class MediaFault extends Error {
 export async function processMedia(
   services: Services,
   mediaId: string,
-  attempt: { final: boolean },
+  attempt: { retryCount: number; final: boolean },
 ): Promise<void> {
   const { db, log } = services;
   const media = await getMedia(db, mediaId);
   if (!media || media.status === "finished" || media.status === "failed") return;
   if (!(await startProcessing(db, mediaId))) return;
+  log.info({ mediaId, retry: attempt.retryCount }, "processing started");
   try {
     const result = await transcribe(services, media);
     await end(services, mediaId, { status: "finished", ...result });
@@ -162,5 +163,6 @@ async function end(
     // same transaction.
     await finishProcessing(sql, mediaId, { ...outcome, dateFinished: services.clock.now() });
   });
+  services.log.info({ mediaId, status: outcome.status }, "processing ended");
   services.events.emit("media.ended", { mediaId, status: outcome.status });
 }

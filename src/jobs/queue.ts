@@ -26,7 +26,9 @@ export interface ProcessQueueOptions {
   retryLimit: number;
 }
 
-export const processQueueOptions: ProcessQueueOptions = { heartbeatSeconds: 30, retryLimit: 2 };
+export const SUPERVISE_INTERVAL_SECONDS = 10;
+
+export const processQueueOptions: ProcessQueueOptions = { heartbeatSeconds: 15, retryLimit: 2 };
 
 export interface JobQueue {
   enqueueProcess(sql: Sql, mediaId: string, priority: "low" | "normal" | "high"): Promise<void>;
@@ -54,13 +56,16 @@ export async function startJobQueue(
     connectionString: url,
     max: Math.max(2, Math.floor(poolSize / 2)),
     useListenNotify: true,
+    // How often lapsed heartbeats are looked for: a dead worker's job runs again within
+    // heartbeatSeconds + this.
+    superviseIntervalSeconds: SUPERVISE_INTERVAL_SECONDS,
   });
   boss.on("error", onError);
   await boss.start();
   const options = {
     heartbeatSeconds: processQueueOptions.heartbeatSeconds,
     retryLimit: processQueueOptions.retryLimit,
-    retryDelay: 5,
+    retryDelay: 2,
     // A long call takes a while; the heartbeat, not this limit, is what notices a dead worker.
     expireInSeconds: 6 * 3600,
     notify: true,

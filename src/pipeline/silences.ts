@@ -132,25 +132,6 @@ export function planSegments(
   }
 }
 
-/**
- * The piece length to plan with so that the number of pieces is a multiple of `concurrency`: three
- * equal pieces on two cores take as long as four, so a one-minute file does better as 4 x 15 s than as
- * 3 x 20 s. Pieces stay at least `minMs` long (below that the engine's start-up cost dominates) and the
- * result never exceeds `targetMs`.
- */
-export function balancedTargetMs(
-  lengthMs: number,
-  targetMs: number,
-  concurrency: number,
-  minMs: number,
-): number {
-  if (!Number.isFinite(targetMs) || lengthMs <= 0) return targetMs;
-  const wanted = Math.max(1, Math.round(lengthMs / targetMs));
-  const balanced = Math.ceil(wanted / concurrency) * concurrency;
-  const pieces = Math.max(wanted, Math.min(balanced, Math.floor(lengthMs / minMs)));
-  return Math.min(targetMs, lengthMs / pieces);
-}
-
 /** Midpoints of the silences, in whole ms, strictly inside the audio, sorted and distinct. */
 function cutCandidates(silences: readonly Silence[], length: number): number[] {
   const cuts = new Set<number>();

@@ -2,22 +2,23 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import type { RecognizedWord, SpeakerWords } from "../domain.ts";
-import { type ChannelSelection, decodeChannel } from "./decode.ts";
+import { type ChannelSelection, decodeChannel, RECOGNIZER_SAMPLE_RATE } from "./decode.ts";
+import { fastestPlan } from "./piece-plan.ts";
 import { PocketsphinxRecognizer } from "./pocketsphinx.ts";
 import { allOrAbort, createLimiter, type Limiter } from "./pool.ts";
 import type { Recognizer } from "./recognizer.ts";
-import { balancedTargetMs, detectSilences, planSegments, type Segment } from "./silences.ts";
+import { detectSilences, planSegments, type Segment } from "./silences.ts";
 import { readWavLayout, wavLengthMs, writeWavSlice } from "./wav.ts";
 
 /**
- * Piece length. Measured on 2 cores with a one-minute flite recording: each pocketsphinx process costs
- * about 0.5 s of CPU on top of the audio (mostly loading the model), so 2 x 30 s pieces finished in
- * 4.6 s against 7.9 s for one run over the whole file, where 4 x 15 s took 4.9 s and 6 x 10 s 5.9 s.
- * Longer recordings keep ~30 s pieces: enough of them to spread evenly over the cores.
+ * Piece planning, measured on 2 cores with one-minute flite recordings: each pocketsphinx process costs
+ * about 0.35 s before it recognises anything (loading the model), about what it needs for 2.5 s of
+ * audio; below ~10 s a piece's start-up outweighs what parallelism gains. Pieces longer than a minute
+ * are cut even without a silence, so progress moves and a long call spreads over the cores.
  */
-export const DEFAULT_SEGMENT_TARGET_MS = 30_000;
-/** Shortest piece that balancing may plan: below ~10 s the start-up cost outweighs the parallelism. */
+export const DEFAULT_STARTUP_MS = 2_500;
 export const DEFAULT_SEGMENT_MIN_MS = 10_000;
+export const DEFAULT_SEGMENT_MAX_MS = 60_000;
 
 export interface TranscribeOptions {
   /** Defaults to Debian's pocketsphinx. */
@@ -26,19 +27,16 @@ export interface TranscribeOptions {
   concurrency?: number;
   /** A limiter shared with other work, so that several transcriptions together stay within the cores. */
   limiter?: Limiter;
-  /** Pieces aim at this length; `Infinity` recognises the whole channel in one piece. */
+  /**
+   * Pieces aim at this length (`Infinity`: the whole channel in one piece). Unset: the plan that
+   * finishes soonest on the cores (`fastestPlan`).
+   */
   segmentTargetMs?: number;
-  /**
-   * No piece is longer, even if that means cutting through speech. Defaults to twice the target: a cut
-   * through a word costs more than one piece taking a little longer.
-   */
+  /** No piece is longer, even if that means cutting through speech. */
   segmentMaxMs?: number;
-  /**
-   * Shorten pieces (down to `segmentMinMs`) so that their number is a multiple of `balanceSlots`, which
-   * evens out the work across cores on short files. Default true; false plans with `segmentTargetMs` as is.
-   */
-  balanceSegments?: boolean;
   segmentMinMs?: number;
+  /** The engine's start-up cost as a length of audio; see `DEFAULT_STARTUP_MS`. */
+  startupMs?: number;
   /**
    * The cores one speaker's pieces should fill. Defaults to the concurrency; `transcribeMedia` shares it
    * among its speakers, since two channels in parallel already keep two cores busy.
@@ -69,36 +67,37 @@ export async function transcribeSpeaker(
 ): Promise<RecognizedWord[]> {
   const recognizer = options.recognizer ?? new PocketsphinxRecognizer();
   const limiter = options.limiter ?? createLimiter(options.concurrency ?? availableParallelism());
-  const targetMs = options.segmentTargetMs ?? DEFAULT_SEGMENT_TARGET_MS;
-  const maxMs = options.segmentMaxMs ?? 2 * targetMs;
   const progress = monotonic(options.onProgress);
   const { signal } = options;
 
   const dir = await mkdtemp(join(options.tempDir ?? tmpdir(), "hark-transcribe-"));
   try {
-    const decoded = join(dir, "decoded.wav");
-    await limiter.run(() => decodeChannel(input, decoded, channel, { signal }));
+    const decoded = (await isRecognizerReady(input, channel)) ? input : join(dir, "decoded.wav");
+    if (decoded !== input) await limiter.run(() => decodeChannel(input, decoded, channel, { signal }));
     const layout = await readWavLayout(decoded);
     const lengthMs = wavLengthMs(layout);
 
-    const planOptions = {
-      targetMs:
-        options.balanceSegments === false
-          ? targetMs
-          : balancedTargetMs(
-              lengthMs,
-              targetMs,
-              options.balanceSlots ?? limiter.concurrency,
-              options.segmentMinMs ?? DEFAULT_SEGMENT_MIN_MS,
-            ),
-      maxMs,
-    };
+    const slots = options.balanceSlots ?? limiter.concurrency;
+    const minMs = options.segmentMinMs ?? DEFAULT_SEGMENT_MIN_MS;
+    const maxMs =
+      options.segmentMaxMs ??
+      (options.segmentTargetMs === undefined ? DEFAULT_SEGMENT_MAX_MS : 2 * options.segmentTargetMs);
     // Audio that stays in one piece anyway has nothing to gain from looking for silences.
-    const silences =
-      planSegments(lengthMs, [], planOptions).length > 1
-        ? await limiter.run(() => detectSilences(decoded, { ...options.silence, lengthMs, signal }))
-        : [];
-    const plan = planSegments(lengthMs, silences, planOptions);
+    const onePiece =
+      options.segmentTargetMs === Number.POSITIVE_INFINITY ||
+      (lengthMs <= maxMs && (lengthMs < 2 * minMs || slots < 2));
+    const silences = onePiece
+      ? []
+      : await limiter.run(() => detectSilences(decoded, { ...options.silence, lengthMs, signal }));
+    const plan =
+      options.segmentTargetMs !== undefined
+        ? planSegments(lengthMs, silences, { targetMs: options.segmentTargetMs, maxMs })
+        : fastestPlan(lengthMs, silences, {
+            slots,
+            startupMs: options.startupMs ?? DEFAULT_STARTUP_MS,
+            minMs,
+            maxMs,
+          });
 
     let doneMs = 0;
     const recognizePiece = async (segment: Segment, index: number, pieceSignal: AbortSignal) => {
@@ -161,6 +160,22 @@ export async function transcribeMedia(
   );
   progress(1);
   return results;
+}
+
+/**
+ * Whether `input` is already what the recogniser reads (16 kHz mono 16-bit PCM WAV, as call recorders
+ * and the tests produce): then decoding it again would only copy it.
+ */
+async function isRecognizerReady(input: string, channel: ChannelSelection): Promise<boolean> {
+  if (channel !== "mix" && channel !== 0) return false;
+  try {
+    const layout = await readWavLayout(input);
+    return (
+      layout.sampleRate === RECOGNIZER_SAMPLE_RATE && layout.channels === 1 && layout.bitsPerSample === 16
+    );
+  } catch {
+    return false;
+  }
 }
 
 /** `SpeakerWords.channel` for a selection: the down-mix is reported as channel 0. */

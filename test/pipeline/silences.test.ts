@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import {
-  balancedTargetMs,
   parseSilencedetectLog,
   planSegments,
   type Segment,
@@ -170,36 +169,5 @@ describe("planSegments", () => {
         assert.deepEqual(reachable, [], `round ${round}: cut ${cut} goes through speech needlessly`);
       }
     }
-  });
-});
-
-describe("balancedTargetMs", () => {
-  it("rounds the number of pieces up to a multiple of the concurrency", () => {
-    // 3 x 20 s on two cores would take two rounds anyway: 4 x 15 s is as many rounds, each shorter.
-    assert.equal(balancedTargetMs(60_000, 20_000, 2, 10_000), 15_000);
-    assert.equal(balancedTargetMs(60_000, 30_000, 2, 10_000), 30_000);
-    assert.equal(balancedTargetMs(40_000, 30_000, 2, 10_000), 20_000);
-    assert.equal(balancedTargetMs(90_000, 20_000, 4, 10_000), 90_000 / 8);
-  });
-
-  it("does not go below the minimum piece length", () => {
-    assert.equal(balancedTargetMs(15_000, 30_000, 2, 10_000), 15_000, "one piece: two would be under 10 s");
-    assert.equal(balancedTargetMs(25_000, 30_000, 4, 10_000), 12_500, "two pieces, not four");
-  });
-
-  it("leaves the target alone when it cannot help", () => {
-    assert.equal(balancedTargetMs(600_000, 30_000, 2, 10_000), 30_000);
-    assert.equal(balancedTargetMs(60_000, 30_000, 1, 10_000), 30_000);
-    assert.equal(balancedTargetMs(60_000, Number.POSITIVE_INFINITY, 2, 10_000), Number.POSITIVE_INFINITY);
-    assert.equal(balancedTargetMs(0, 30_000, 2, 10_000), 30_000);
-  });
-
-  it("gives plans whose piece count is a multiple of the concurrency when silences allow", () => {
-    const silences = Array.from({ length: 30 }, (_, i) => ({
-      startMs: i * 2000 + 1500,
-      endMs: i * 2000 + 1900,
-    }));
-    const targetMs = balancedTargetMs(60_000, 20_000, 2, 10_000);
-    assert.equal(planSegments(60_000, silences, { targetMs, maxMs: 40_000 }).length, 4);
   });
 });

@@ -112,7 +112,7 @@ describe("transcribeSpeaker", () => {
   });
 
   it("splits to fill the cores, counting a stereo call's channels as already filling two", async () => {
-    const options = { concurrency: 2, segmentTargetMs: 60_000 };
+    const options = { concurrency: 2 };
     const mono = new FakeRecognizer();
     await transcribeSpeaker(stereo, 0, { ...options, recognizer: mono });
     assert.equal(mono.calls.length, 2, "one speaker: two pieces for two cores");
