@@ -59,6 +59,8 @@ export async function startJobQueue(
     // How often lapsed heartbeats are looked for: a dead worker's job runs again within
     // heartbeatSeconds + this.
     superviseIntervalSeconds: SUPERVISE_INTERVAL_SECONDS,
+    // A queue's lapsed jobs are failed (and retried) on its monitor pass, no more often than this.
+    monitorIntervalSeconds: SUPERVISE_INTERVAL_SECONDS,
   });
   boss.on("error", onError);
   await boss.start();
