@@ -55,7 +55,9 @@ test("an upload accepted before a SIGKILL of the whole service is processed afte
   const bound = (processQueueOptions.heartbeatSeconds + SUPERVISE_INTERVAL_SECONDS + 60) * 1000;
   const ended = await Promise.race([
     second.logLine((line) => line.msg === "processing ended" && line.mediaId === mediaId),
-    new Promise<never>((_, reject) => setTimeout(() => reject(new Error("not processed in time")), bound).unref()),
+    new Promise<never>((_, reject) =>
+      setTimeout(() => reject(new Error("not processed in time")), bound).unref(),
+    ),
   ]);
   assert.equal(ended.status, "finished");
   const doc = (await (
