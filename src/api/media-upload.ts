@@ -14,7 +14,8 @@ import { getMedia, insertMedia } from "../store/media.ts";
 import { checkOutboundUrl, parseConfiguration, parseMetadata } from "./configuration.ts";
 import { mediaDocument } from "./media-document.ts";
 
-const TEXT_PARTS = ["configuration", "metadata", "mediaUrl", "transcript"] as const;
+// VoiceBase's `transcript` part (aligning a given transcript) is not supported: it is refused as unknown.
+const TEXT_PARTS = ["configuration", "metadata", "mediaUrl"] as const;
 type TextPart = (typeof TEXT_PARTS)[number];
 const MAX_TEXT_PART_BYTES = 1024 * 1024;
 

@@ -13,6 +13,7 @@ import type { ErrorEntry, Message, Transcript } from "../domain.ts";
 import { errorEntry, messageCodes } from "../errors.ts";
 import { alternateFormats } from "../formats/index.ts";
 import { assembleTranscript } from "../pipeline/assemble.ts";
+import { DecodeError } from "../pipeline/decode.ts";
 import { RecognitionError } from "../pipeline/pocketsphinx.ts";
 import { probeMedia, UndecodableMediaError } from "../pipeline/probe.ts";
 import { transcribeMedia } from "../pipeline/transcribe.ts";

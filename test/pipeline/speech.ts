@@ -2,7 +2,6 @@
  * Test helpers for speech: synthesising known sentences with flite and scoring what a recogniser heard.
  * Audio is built at test time in temporary directories; none is kept in the repository.
  */
-import { spawnSync } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -16,13 +15,6 @@ export type FliteVoice = "rms" | "slt" | "awb" | "kal";
 export type SpeechPart = { text: string; voice?: FliteVoice } | { silenceMs: number };
 
 export const SAMPLE_RATE = 16000;
-
-let fliteAvailable: boolean | undefined;
-/** Whether flite is installed; integration tests skip themselves without it. */
-export function hasFlite(): boolean {
-  fliteAvailable ??= spawnSync("flite", ["-h"], { stdio: "ignore" }).status === 0;
-  return fliteAvailable;
-}
 
 /** A fresh temporary directory and a function that removes it. */
 export async function tempDir(prefix = "hark-test-"): Promise<{ dir: string; cleanup: () => Promise<void> }> {
