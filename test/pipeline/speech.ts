@@ -5,6 +5,7 @@
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { decodeChannel } from "../../src/pipeline/decode.ts";
 import { run } from "../../src/pipeline/run.ts";
 import { parseWavHeader, wavHeader } from "../../src/pipeline/wav.ts";
 
@@ -27,18 +28,7 @@ export async function synthesize(text: string, output: string, voice: FliteVoice
   const raw = `${output}.flite.wav`;
   await run("flite", ["-voice", voice, "-t", text, "-o", raw]);
   // flite's kal voice speaks at 8 kHz; the others at 16 kHz. Resample so every part can be concatenated.
-  await run(
-    "ffmpeg",
-    ["-nostdin", "-v", "error", "-y", "-i", raw, "-ar", String(SAMPLE_RATE), "-ac", "1"].concat([
-      "-c:a",
-      "pcm_s16le",
-      "-fflags",
-      "+bitexact",
-      "-flags:a",
-      "+bitexact",
-      output,
-    ]),
-  );
+  await decodeChannel(raw, output, "mix");
   await rm(raw, { force: true });
 }
 

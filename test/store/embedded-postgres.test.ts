@@ -9,6 +9,7 @@ import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import pg from "pg";
 import { type EmbeddedServer, startEmbeddedPostgres } from "../../src/store/embedded-postgres.ts";
+import { processes } from "../support/service-process.ts";
 
 const START_AND_DIE = path.join(import.meta.dirname, "fixtures", "start-and-die.ts");
 
@@ -40,24 +41,6 @@ async function query<R extends pg.QueryResultRow>(url: string, text: string): Pr
   } finally {
     await client.end();
   }
-}
-
-/** Live processes (zombies do not count: they hold no resources and have no command line). */
-async function processes(): Promise<{ pid: number; ppid: number; cmdline: string[] }[]> {
-  const found = [];
-  for (const entry of await fs.readdir("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = await fs.readFile(`/proc/${entry}/stat`, "utf8");
-      const [state, ppid] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      if (state === "Z" || state === "X") continue;
-      const cmdline = (await fs.readFile(`/proc/${entry}/cmdline`, "utf8")).split("\0");
-      found.push({ pid: Number(entry), ppid: Number(ppid), cmdline });
-    } catch {
-      // Gone while we looked.
-    }
-  }
-  return found;
 }
 
 /** Pids of the postmaster running the cluster in `clusterDir`, if any. */

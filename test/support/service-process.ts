@@ -146,7 +146,7 @@ export async function running(hark: Running): Promise<string> {
 }
 
 /** Live (not zombie) processes, with their parent and command line. */
-export async function processes(): Promise<{ pid: number; ppid: number; cmdline: string }[]> {
+export async function processes(): Promise<{ pid: number; ppid: number; cmdline: string[] }[]> {
   const found = [];
   for (const entry of await fs.readdir("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
@@ -154,7 +154,7 @@ export async function processes(): Promise<{ pid: number; ppid: number; cmdline:
       const stat = await fs.readFile(`/proc/${entry}/stat`, "utf8");
       const [state, ppid] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
       if (state === "Z" || state === "X") continue;
-      const cmdline = (await fs.readFile(`/proc/${entry}/cmdline`, "utf8")).replaceAll("\0", " ");
+      const cmdline = (await fs.readFile(`/proc/${entry}/cmdline`, "utf8")).split("\0");
       found.push({ pid: Number(entry), ppid: Number(ppid), cmdline });
     } catch {
       // Gone while we looked.
@@ -164,16 +164,18 @@ export async function processes(): Promise<{ pid: number; ppid: number; cmdline:
 }
 
 /** The PostgreSQL processes of the cluster in `dir`: the server (named by its data directory) and its children. */
-export async function postgresOf(dir: string): Promise<{ pid: number; cmdline: string }[]> {
+export async function postgresOf(dir: string): Promise<{ pid: number; cmdline: string[] }[]> {
   const all = await processes();
   const servers = all.filter((p) => p.cmdline.includes(clusterOf(dir)));
   const ids = new Set(servers.map((p) => p.pid));
-  return [...servers, ...all.filter((p) => ids.has(p.ppid) && p.cmdline.startsWith("postgres"))];
+  return [...servers, ...all.filter((p) => ids.has(p.ppid) && p.cmdline[0]?.startsWith("postgres"))];
 }
 
-export async function stillAlive(pids: { pid: number; cmdline: string }[]): Promise<number[]> {
+export async function stillAlive(pids: { pid: number; cmdline: string[] }[]): Promise<number[]> {
   const now = await processes();
-  return pids.filter((p) => now.some((q) => q.pid === p.pid && q.cmdline === p.cmdline)).map((p) => p.pid);
+  return pids
+    .filter((p) => now.some((q) => q.pid === p.pid && q.cmdline.join(" ") === p.cmdline.join(" ")))
+    .map((p) => p.pid);
 }
 
 export async function stopAllProcesses(): Promise<void> {
