@@ -12,7 +12,7 @@ import { startEmbeddedPostgres } from "../src/store/embedded-postgres.ts";
 const dir = await fs.mkdtemp(path.join(os.tmpdir(), "hark-tests-pg-"));
 const server = await startEmbeddedPostgres({ dir, log: () => {} });
 const files = process.argv.slice(2);
-let status = 1;
+let status: number;
 try {
   const runner = spawn(
     process.execPath,

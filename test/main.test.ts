@@ -7,7 +7,6 @@ import assert from "node:assert/strict";
 import fs from "node:fs/promises";
 import { after, describe, it } from "node:test";
 import {
-  clusterOf,
   dataDir,
   postgresOf,
   running,

@@ -144,8 +144,9 @@ async function fetchMediaUrl(services: Services, media: MediaRecord): Promise<st
 
 function asMediaFault(error: unknown): MediaFault | undefined {
   if (error instanceof MediaFault) return error;
-  if (error instanceof UndecodableMediaError)
+  if (error instanceof UndecodableMediaError || error instanceof DecodeError) {
     return new MediaFault(errorEntry("mediaUndecodable", error.message));
+  }
   if (error instanceof MediaDownloadError) {
     return new MediaFault(
       errorEntry(error.kind === "status" ? "mediaUrlDownloadFailed" : "mediaUrlUnreachable", error.message),

@@ -58,7 +58,9 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
         asRoot && /Permission denied/.test(error.message)
           ? `; the postgres user cannot reach ${clusterDir}: let every user pass through its parent directories (chmod o+x) or set HARK_DATABASE_URL`
           : "";
-      throw new Error(`initialising the embedded PostgreSQL cluster failed: ${error.message}${hint}`);
+      throw new Error(`initialising the embedded PostgreSQL cluster failed: ${error.message}${hint}`, {
+        cause: error,
+      });
     });
   }
   try {
@@ -66,6 +68,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   } catch (error) {
     throw new Error(
       `the embedded PostgreSQL server in ${clusterDir} did not start${error instanceof Error ? `: ${error.message}` : ""}`,
+      { cause: error },
     );
   }
   const url = `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}`;

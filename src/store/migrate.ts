@@ -32,7 +32,7 @@ export async function migrate(db: Database): Promise<string[]> {
         await client.query("commit");
       } catch (error) {
         await client.query("rollback");
-        throw new Error(`migration ${name} failed: ${(error as Error).message}`);
+        throw new Error(`migration ${name} failed: ${(error as Error).message}`, { cause: error });
       }
       applied.push(name);
     }
