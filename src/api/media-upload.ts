@@ -96,7 +96,7 @@ async function receive(request: FastifyRequest, mediaId: string, services: Servi
       const bytes = await services.blobs.put(originalKey(mediaId), part.file);
       if (part.file.truncated)
         throw new ApiError("uploadTooLarge", tooLarge(services.settings.maxUploadBytes));
-      received.file = { bytes, contentType: declaredContentType(part.mimetype, part.filename) };
+      received.file = { bytes, contentType: declaredContentType(part.mimetype) };
       continue;
     }
     if (!(TEXT_PARTS as readonly string[]).includes(name)) {
@@ -153,7 +153,7 @@ function sourceFaults(
 }
 
 /** An uninformative client type (curl's default) is left for the pipeline to determine from the bytes. */
-function declaredContentType(mimetype: string, _filename: string | undefined): string | undefined {
+function declaredContentType(mimetype: string): string | undefined {
   const type = mimetype.split(";")[0]?.trim().toLowerCase();
   return type && type !== "application/octet-stream" ? type : undefined;
 }

@@ -22,6 +22,7 @@ import {
   finishProcessing,
   getMedia,
   type MediaRecord,
+  recordContentType,
   recordLength,
   recordOriginal,
   recordProgress,
@@ -79,13 +80,7 @@ async function transcribe(
   return blobs.withLocalFile(key, async (file) => {
     const probe = await probeMedia(file);
     await recordLength(db, mediaId, probe.lengthMs);
-    if (media.mediaContentType === undefined) {
-      await recordOriginal(db, mediaId, {
-        key,
-        bytes: media.originalBytes ?? 0,
-        contentType: contentTypeOfContainer(probe.formatName),
-      });
-    }
+    await recordContentType(db, mediaId, contentTypeOfContainer(probe.formatName));
     const speakers = media.configuration.speakers;
     const missing = speakers.find(
       (speaker) => speaker.channel !== "mix" && speaker.channel >= probe.channels,
@@ -137,8 +132,6 @@ async function fetchMediaUrl(services: Services, media: MediaRecord): Promise<st
     timeoutMs: services.settings.mediaUrlTimeoutSeconds * 1000,
   });
   await recordOriginal(services.db, media.mediaId, { key, ...stored });
-  media.mediaContentType ??= stored.contentType;
-  media.originalBytes = stored.bytes;
   return key;
 }
 

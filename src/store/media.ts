@@ -186,6 +186,14 @@ export async function recordOriginal(
   );
 }
 
+/** The MIME type found from the bytes, for an upload that declared none. */
+export async function recordContentType(sql: Sql, mediaId: string, contentType: string): Promise<void> {
+  await sql.query(
+    "update media set media_content_type = coalesce(media_content_type, $2) where media_id = $1",
+    [mediaId, contentType],
+  );
+}
+
 export async function recordLength(sql: Sql, mediaId: string, lengthMs: number): Promise<void> {
   await sql.query("update media set length_ms = $2 where media_id = $1", [mediaId, lengthMs]);
 }
@@ -235,15 +243,15 @@ export async function finishProcessing(
     ],
   );
   const { rows } = await sql.query<{ delivery_id: string; position: number }>(
-    `update deliveries
-     set state = case when $2 = 'failed' and callback ->> 'type' <> 'analytics' then 'skipped' else 'pending' end
-     where media_id = $1 and state = 'waiting'
-     returning delivery_id, position, state`,
+    `with ended as (
+       update deliveries
+       set state = case when $2 = 'failed' and callback ->> 'type' <> 'analytics' then 'skipped' else 'pending' end
+       where media_id = $1 and state = 'waiting'
+       returning delivery_id, position, state)
+     select delivery_id, position from ended where state = 'pending' order by position`,
     [mediaId, outcome.status],
   );
-  return rows
-    .filter((row) => (row as { state?: string }).state === "pending")
-    .map((row) => ({ deliveryId: row.delivery_id, position: row.position }));
+  return rows.map((row) => ({ deliveryId: row.delivery_id, position: row.position }));
 }
 
 /**
