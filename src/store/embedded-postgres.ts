@@ -6,7 +6,7 @@
  * and, when only Hark was killed, a server still running on the cluster. Both are dealt with before the
  * start, so a killed run never blocks the next one.
  */
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import fs from "node:fs/promises";
 import net from "node:net";
@@ -29,11 +29,11 @@ const USER = "hark";
 const DATABASE = "hark";
 
 export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedServer> {
-  const clusterDir = path.join(options.dir, "cluster");
   const asRoot = userInfo().uid === 0;
   await fs.mkdir(options.dir, { recursive: true });
   // As root the server runs as the `postgres` user, which must be able to pass through to the cluster.
   if (asRoot) await fs.chmod(options.dir, 0o711);
+  const clusterDir = await clusterDirFor(options, asRoot);
   const password = await readOrCreatePassword(path.join(options.dir, "password"));
   await clearStaleServer(clusterDir, options.log);
   const port = await freePort();
@@ -77,6 +77,32 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     url: `${url}/${DATABASE}`,
     stop: () => server.stop(),
   };
+}
+
+/**
+ * `<dir>/cluster`, unless the server, running as the `postgres` user, could not reach it: a data directory
+ * under root's home (mode 0700 on Debian) is the usual case. The cluster then lives in
+ * `/var/lib/hark/`, named after the data directory, rather than Hark changing the permissions of
+ * directories it does not own.
+ */
+async function clusterDirFor(options: EmbeddedOptions, asRoot: boolean): Promise<string> {
+  const inside = path.join(options.dir, "cluster");
+  if (!asRoot || (await othersCanReach(path.dirname(path.resolve(options.dir))))) return inside;
+  const digest = createHash("sha256").update(path.resolve(options.dir)).digest("hex").slice(0, 12);
+  const outside = path.join(FALLBACK_ROOT, `cluster-${digest}`);
+  await fs.mkdir(FALLBACK_ROOT, { recursive: true, mode: 0o755 });
+  options.log(`the postgres user cannot reach ${options.dir}; the embedded cluster is kept in ${outside}`);
+  return outside;
+}
+
+const FALLBACK_ROOT = "/var/lib/hark";
+
+/** Whether users other than the owner may pass through `dir` and every directory above it. */
+async function othersCanReach(dir: string): Promise<boolean> {
+  for (let current = dir; ; current = path.dirname(current)) {
+    if (((await fs.stat(current)).mode & 0o001) === 0) return false;
+    if (current === path.dirname(current)) return true;
+  }
 }
 
 async function readOrCreatePassword(file: string): Promise<string> {

@@ -159,3 +159,29 @@ describe("startEmbeddedPostgres", () => {
     assert.deepEqual(await postmastersOf(clusterDir), []);
   });
 });
+
+describe("startEmbeddedPostgres in a data directory the postgres user cannot reach", () => {
+  it("keeps the cluster where that user can reach it, and starts", async (t) => {
+    // As under /root (mode 0700 on Debian), where a root user's clone usually lives.
+    const outer = await tempDir();
+    await fs.chmod(outer, 0o700);
+    const dir = path.join(outer, "data", "postgres");
+    const logs: string[] = [];
+    const server = await startEmbeddedPostgres({ dir, log: (line) => logs.push(line) });
+    t.after(() => server.stop());
+    assert.deepEqual(await query<{ one: number }>(server.url, "select 1 as one"), [{ one: 1 }]);
+    if (os.userInfo().uid === 0) {
+      const moved = logs.find((line) => line.includes("cannot reach"));
+      assert.ok(moved, "says where the cluster went");
+      const cluster = /kept in (\S+)$/.exec(moved)?.[1] ?? "";
+      assert.equal((await postmastersOf(cluster)).length, 1);
+      t.after(() => fs.rm(cluster, { recursive: true, force: true }));
+    } else {
+      assert.equal(
+        (await postmastersOf(path.join(dir, "cluster"))).length,
+        1,
+        "not root: no postgres user involved",
+      );
+    }
+  });
+});
