@@ -9,6 +9,7 @@ import type { Readable } from "node:stream";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { mediaPrefix, originalKey } from "../blobs/blob-store.ts";
 import { ApiError, type ErrorEntry, errorEntry } from "../errors.ts";
+import { contentTypeOfFileName, UNKNOWN_CONTENT_TYPE } from "../jobs/media-content-type.ts";
 import type { Services } from "../services.ts";
 import { getMedia, insertMedia } from "../store/media.ts";
 import { checkOutboundUrl, parseConfiguration, parseMetadata } from "./configuration.ts";
@@ -59,7 +60,7 @@ export function registerUploadRoute(app: FastifyInstance, services: Services): v
           configuration: config,
           metadata: metadata.value,
           mediaUrl,
-          mediaContentType: received.file?.contentType,
+          mediaContentType: received.file ? (received.file.contentType ?? UNKNOWN_CONTENT_TYPE) : undefined,
           originalBlob: received.file ? originalKey(mediaId) : undefined,
           originalBytes: received.file?.bytes,
           timeToLiveSeconds: config.timeToLiveInSeconds ?? settings.defaultTtlSeconds,
@@ -96,7 +97,10 @@ async function receive(request: FastifyRequest, mediaId: string, services: Servi
       const bytes = await services.blobs.put(originalKey(mediaId), part.file);
       if (part.file.truncated)
         throw new ApiError("uploadTooLarge", tooLarge(services.settings.maxUploadBytes));
-      received.file = { bytes, contentType: declaredContentType(part.mimetype) };
+      received.file = {
+        bytes,
+        contentType: declaredContentType(part.mimetype) ?? contentTypeOfFileName(part.filename),
+      };
       continue;
     }
     if (!(TEXT_PARTS as readonly string[]).includes(name)) {
@@ -152,10 +156,10 @@ function sourceFaults(
   return [];
 }
 
-/** An uninformative client type (curl's default) is left for the pipeline to determine from the bytes. */
+/** curl's default type says nothing; the file name or, later, the bytes say more. */
 function declaredContentType(mimetype: string): string | undefined {
   const type = mimetype.split(";")[0]?.trim().toLowerCase();
-  return type && type !== "application/octet-stream" ? type : undefined;
+  return type && type !== UNKNOWN_CONTENT_TYPE ? type : undefined;
 }
 
 async function readText(stream: Readable, name: string): Promise<string> {

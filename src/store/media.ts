@@ -186,10 +186,11 @@ export async function recordOriginal(
   );
 }
 
-/** The MIME type found from the bytes, for an upload that declared none. */
+/** The MIME type found from the bytes, for an upload whose type said nothing. */
 export async function recordContentType(sql: Sql, mediaId: string, contentType: string): Promise<void> {
   await sql.query(
-    "update media set media_content_type = coalesce(media_content_type, $2) where media_id = $1",
+    `update media set media_content_type = $2
+     where media_id = $1 and (media_content_type is null or media_content_type = 'application/octet-stream')`,
     [mediaId, contentType],
   );
 }

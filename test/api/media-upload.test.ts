@@ -87,6 +87,20 @@ describe("POST /v3/media", () => {
     assert.ok(stored.equals(AUDIO), "the stored bytes are the uploaded bytes");
   });
 
+  test("an upload without a useful type gets one from its file name, or application/octet-stream", async () => {
+    const form = new FormData();
+    form.append("media", new Blob([AUDIO], { type: "application/octet-stream" }), "Call.MP3");
+    const named = await hark.app.inject({
+      method: "POST",
+      url: "/v3/media",
+      headers: { authorization: `Bearer ${token}` },
+      payload: form,
+    });
+    assert.equal(named.json().mediaContentType, "audio/mpeg");
+    const unnamed = await hark.upload(token, { media: AUDIO });
+    assert.equal(unnamed.json().mediaContentType, "application/octet-stream");
+  });
+
   test("the configuration may come before or after the media, and as a file part", async () => {
     const form = new FormData();
     form.append(

@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { createReadStream } from "node:fs";
+import { readFile } from "node:fs/promises";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
@@ -228,8 +229,9 @@ describe("processing", () => {
   });
 
   test("after a successful processing every callback is pending delivery", async () => {
-    const { mediaId, status } = await uploadAndWait({
-      media: mono.file,
+    // Bytes with no useful type or name: the type comes from what ffprobe finds.
+    const { mediaId, status, doc } = await uploadAndWait({
+      media: await readFile(mono.file),
       configuration: {
         publish: {
           callbacks: [{ url: "https://example.com/a" }, { url: "https://example.com/m", type: "media" }],
