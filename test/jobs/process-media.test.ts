@@ -239,6 +239,7 @@ describe("processing", () => {
       },
     });
     assert.equal(status, "finished");
+    assert.equal(doc.mediaContentType, "audio/x-wav");
     const { rows } = await hark.services.db.query("select state from deliveries where media_id = $1", [
       mediaId,
     ]);
