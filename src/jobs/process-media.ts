@@ -153,11 +153,12 @@ async function end(
   mediaId: string,
   outcome: { status: "finished" | "failed"; sections: Sections; messages: Message[]; errors?: ErrorEntry[] },
 ): Promise<void> {
-  await services.db.transaction(async (sql) => {
-    // Issue 3 renders each pending callback's body and enqueues its first delivery job here, in this
-    // same transaction.
-    await finishProcessing(sql, mediaId, { ...outcome, dateFinished: services.clock.now() });
+  const pending = await services.db.transaction(async (sql) => {
+    // Callback delivery (the next step) renders each pending callback's body and enqueues its first
+    // delivery job here, in this same transaction.
+    return finishProcessing(sql, mediaId, { ...outcome, dateFinished: services.clock.now() });
   });
+  if (pending === undefined) return;
   services.log.info({ mediaId, status: outcome.status }, "processing ended");
   services.events.emit("media.ended", { mediaId, status: outcome.status });
 }

@@ -223,17 +223,17 @@ export interface Outcome {
  * The "processing ended" change: the status, the result and the fate of every callback, in the caller's
  * transaction. After a failure only analytics callbacks go out (spec/callbacks.md); the others are
  * skipped. Resolves to the deliveries that are now pending, for the caller to schedule in the same
- * transaction.
+ * transaction, or to undefined when the item was not running (it has ended already, or is gone).
  */
 export async function finishProcessing(
   sql: Sql,
   mediaId: string,
   outcome: Outcome,
-): Promise<{ deliveryId: string; position: number }[]> {
-  await sql.query(
+): Promise<{ deliveryId: string; position: number }[] | undefined> {
+  const ended = await sql.query(
     `update media set status = $2, sections = $3, errors = $4, messages = $5, date_finished = $6,
                       expires_on = $6::timestamptz + make_interval(secs => time_to_live_seconds)
-     where media_id = $1`,
+     where media_id = $1 and status = 'running'`,
     [
       mediaId,
       outcome.status,
@@ -243,6 +243,8 @@ export async function finishProcessing(
       outcome.dateFinished,
     ],
   );
+  // Processing ends once: a second run of the job (its worker thought dead) changes nothing.
+  if (ended.rowCount !== 1) return undefined;
   const { rows } = await sql.query<{ delivery_id: string; position: number }>(
     `with ended as (
        update deliveries

@@ -123,7 +123,7 @@ describe("media store", () => {
       dateFinished,
     });
     assert.deepEqual(
-      pending.sort((a, b) => a.position - b.position),
+      pending?.sort((a, b) => a.position - b.position),
       media.deliveryIds.map((deliveryId, position) => ({ deliveryId, position })),
     );
     assert.deepEqual(
@@ -140,6 +140,7 @@ describe("media store", () => {
   it("a failed item sends only the analytics callback; the others are skipped", async () => {
     const media = newMedia({ timeToLiveSeconds: 3600 });
     await insertMedia(db, media);
+    await startProcessing(db, media.mediaId);
     const dateFinished = new Date("2025-03-01T11:00:00Z");
     const pending = await finishProcessing(db, media.mediaId, {
       status: "failed",
@@ -163,12 +164,20 @@ describe("media store", () => {
     assert.deepEqual(found?.expiresOn, new Date("2025-03-01T12:00:00Z"));
   });
 
-  it("finishing twice does not send the callbacks twice", async () => {
+  it("processing ends once: finishing twice changes nothing and sends no callback twice", async () => {
     const media = newMedia();
     await insertMedia(db, media);
     const outcome = { status: "finished" as const, sections: {}, messages: [], dateFinished: new Date() };
-    assert.equal((await finishProcessing(db, media.mediaId, outcome)).length, 3);
-    assert.deepEqual(await finishProcessing(db, media.mediaId, outcome), []);
+    assert.equal(
+      await finishProcessing(db, media.mediaId, outcome),
+      undefined,
+      "not running yet: nothing ends",
+    );
+    await startProcessing(db, media.mediaId);
+    assert.equal((await finishProcessing(db, media.mediaId, outcome))?.length, 3);
+    const failed = { ...outcome, status: "failed" as const, errors: [{ code: 1, error: "late" }] };
+    assert.equal(await finishProcessing(db, media.mediaId, failed), undefined);
+    assert.equal((await getMedia(db, media.mediaId))?.status, "finished", "the first end stands");
     assert.equal(await startProcessing(db, media.mediaId), false, "an ended item does not start again");
   });
 
@@ -250,6 +259,7 @@ describe("media store", () => {
     const media = newMedia({ configuration: configuration({}) });
     await insertMedia(db, media);
     assert.deepEqual(await deliveries(media.mediaId), []);
+    await startProcessing(db, media.mediaId);
     assert.deepEqual(
       await finishProcessing(db, media.mediaId, {
         status: "finished",
