@@ -8,6 +8,9 @@ import type { FastifyInstance } from "fastify";
 import pino, { type Logger } from "pino";
 import { buildApp } from "./api/app.ts";
 import { filesystemBlobStore } from "./blobs/filesystem-blob-store.ts";
+import { deliveryExpireSeconds } from "./callbacks/deliver.ts";
+import { startDispatcher } from "./callbacks/dispatcher.ts";
+import { undiciSender } from "./callbacks/send.ts";
 import { processMedia } from "./jobs/process-media.ts";
 import { startJobQueue } from "./jobs/queue.ts";
 import { PocketsphinxRecognizer } from "./pipeline/pocketsphinx.ts";
@@ -56,8 +59,17 @@ export async function openServices(settings: Settings, log: Logger): Promise<Ser
     stack.push(() => db.close());
     const applied = await migrate(db);
     if (applied.length > 0) log.info({ migrations: applied }, "database migrated");
-    const jobs = await startJobQueue(databaseUrl, settings.databasePoolSize, (err) =>
-      log.error({ err }, "job queue error"),
+    const sender = undiciSender({
+      connectTimeoutMs: settings.callbackConnectTimeoutMs,
+      timeoutMs: settings.callbackTimeoutMs,
+      allowPrivate: settings.callbackAllowPrivate,
+    });
+    stack.push(() => sender.close());
+    const jobs = await startJobQueue(
+      databaseUrl,
+      settings.databasePoolSize,
+      { deliveryExpireSeconds: deliveryExpireSeconds(settings) },
+      (err) => log.error({ err }, "job queue error"),
     );
     stack.push(() => jobs.stop());
     return {
@@ -66,6 +78,7 @@ export async function openServices(settings: Settings, log: Logger): Promise<Ser
       blobs: filesystemBlobStore(path.join(settings.dataDir, "blobs")),
       jobs,
       recognizer: new PocketsphinxRecognizer({ modelDir: settings.pocketsphinxModelDir }),
+      sender,
       clock: systemClock,
       log,
       events: new EventEmitter(),
@@ -77,12 +90,19 @@ export async function openServices(settings: Settings, log: Logger): Promise<Ser
   }
 }
 
-/** Processing workers and the sweeper; they stop with the job queue and `stop` respectively. */
+/** Processing workers (they stop with the job queue), callback delivery and the sweeper. */
 export async function startWorkers(services: Services): Promise<Stoppable> {
   await services.jobs.workProcess(services.settings.workerConcurrency, (job, attempt) =>
     processMedia(services, job.mediaId, attempt),
   );
-  return startSweeper(services);
+  const stack = new StopStack(services.log);
+  if (services.settings.callbackConcurrency > 0) {
+    const dispatcher = startDispatcher(services, services.settings.callbackConcurrency);
+    stack.push(() => dispatcher.stop());
+  }
+  const sweeper = startSweeper(services);
+  stack.push(() => sweeper.stop());
+  return stack;
 }
 
 export interface RunningHark extends Stoppable {

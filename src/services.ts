@@ -5,6 +5,7 @@
 import type { EventEmitter } from "node:events";
 import type { Logger } from "pino";
 import type { BlobStore } from "./blobs/blob-store.ts";
+import type { CallbackSender } from "./callbacks/send.ts";
 import type { JobQueue } from "./jobs/queue.ts";
 import type { Recognizer } from "./pipeline/recognizer.ts";
 import type { Settings } from "./settings.ts";
@@ -22,6 +23,10 @@ export const systemClock: Clock = { now: () => new Date() };
  */
 export interface HarkEventMap {
   "media.ended": [{ mediaId: string; status: "finished" | "failed" }];
+  /** A scheduled attempt of a delivery has run its burst; `state` is where the delivery now stands. */
+  "delivery.burst-ended": [
+    { deliveryId: string; mediaId: string; state: "succeeded" | "will-retry" | "exhausted" },
+  ];
 }
 
 export type HarkEvents = EventEmitter<HarkEventMap>;
@@ -32,6 +37,7 @@ export interface Services {
   blobs: BlobStore;
   jobs: JobQueue;
   recognizer: Recognizer;
+  sender: CallbackSender;
   clock: Clock;
   log: Logger;
   events: HarkEvents;

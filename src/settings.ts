@@ -4,6 +4,7 @@
  * with a message that names the variable.
  */
 import path from "node:path";
+import { DEFAULT_BURST, DEFAULT_SCHEDULE_TEXT, parseScheduleOffsets } from "./callbacks/schedule.ts";
 
 export interface Settings {
   readonly port: number;
@@ -24,6 +25,11 @@ export interface Settings {
   readonly pocketsphinxModelDir: string;
   readonly sweepIntervalSeconds: number;
   readonly mediaUrlTimeoutSeconds: number;
+  readonly callbackScheduleMs: readonly number[];
+  readonly callbackBurst: number;
+  readonly callbackConnectTimeoutMs: number;
+  readonly callbackTimeoutMs: number;
+  readonly callbackConcurrency: number;
   readonly logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
 }
 
@@ -201,6 +207,44 @@ export const definitions = {
     shownDefault: "300",
     parse: integer("HARK_MEDIA_URL_TIMEOUT_SECONDS", 300, 1, 86400),
   },
+  callbackScheduleMs: {
+    variable: "HARK_CALLBACK_SCHEDULE",
+    description:
+      "When each scheduled attempt of a callback starts, as offsets from its first try (units s, m, h).",
+    shownDefault: DEFAULT_SCHEDULE_TEXT,
+    parse: (raw) => {
+      try {
+        return Object.freeze(parseScheduleOffsets(text(DEFAULT_SCHEDULE_TEXT)(raw) as string));
+      } catch (error) {
+        throw new SettingsError(`HARK_CALLBACK_SCHEDULE: ${(error as Error).message}`);
+      }
+    },
+  },
+  callbackBurst: {
+    variable: "HARK_CALLBACK_BURST",
+    description: "Tries in a row at each scheduled attempt, stopping at the first success.",
+    shownDefault: String(DEFAULT_BURST),
+    parse: integer("HARK_CALLBACK_BURST", DEFAULT_BURST, 1, 20),
+  },
+  callbackConnectTimeoutMs: {
+    variable: "HARK_CALLBACK_CONNECT_TIMEOUT",
+    description: "Seconds to wait for a callback receiver to accept the connection; longer is a failed try.",
+    shownDefault: "10",
+    parse: (raw) => integer("HARK_CALLBACK_CONNECT_TIMEOUT", 10, 1, 600)(raw) * 1000,
+  },
+  callbackTimeoutMs: {
+    variable: "HARK_CALLBACK_TIMEOUT",
+    description:
+      "Seconds a whole callback exchange may take (connect, send, answer); longer is a failed try.",
+    shownDefault: "30",
+    parse: (raw) => integer("HARK_CALLBACK_TIMEOUT", 30, 1, 3600)(raw) * 1000,
+  },
+  callbackConcurrency: {
+    variable: "HARK_CALLBACK_CONCURRENCY",
+    description: "Callback deliveries one process makes at once; one slow receiver holds up only its own.",
+    shownDefault: "50",
+    parse: integer("HARK_CALLBACK_CONCURRENCY", 50, 0, 10_000),
+  },
   logLevel: {
     variable: "HARK_LOG_LEVEL",
     description: "pino log level: fatal, error, warn, info, debug, trace or silent.",
@@ -221,5 +265,11 @@ export function loadSettings(env: Env): Settings {
   for (const [key, definition] of Object.entries(definitions)) {
     settings[key] = (definition as Definition<unknown>).parse(env[definition.variable], env);
   }
-  return Object.freeze(settings as unknown as Settings);
+  const parsed = settings as unknown as Settings;
+  if (parsed.callbackConnectTimeoutMs > parsed.callbackTimeoutMs) {
+    throw new SettingsError(
+      "HARK_CALLBACK_CONNECT_TIMEOUT must not exceed HARK_CALLBACK_TIMEOUT (the whole exchange)",
+    );
+  }
+  return Object.freeze(parsed);
 }

@@ -66,6 +66,11 @@ describe("loadSettings", () => {
       HARK_POCKETSPHINX_MODEL_DIR: "/models/en",
       HARK_SWEEP_INTERVAL_SECONDS: "5",
       HARK_MEDIA_URL_TIMEOUT_SECONDS: "30",
+      HARK_CALLBACK_SCHEDULE: "0, 30s, 2m,1h",
+      HARK_CALLBACK_BURST: "2",
+      HARK_CALLBACK_CONNECT_TIMEOUT: "3",
+      HARK_CALLBACK_TIMEOUT: "9",
+      HARK_CALLBACK_CONCURRENCY: "7",
       HARK_LOG_LEVEL: "DEBUG",
     });
     assert.deepEqual(
@@ -88,6 +93,11 @@ describe("loadSettings", () => {
         pocketsphinxModelDir: "/models/en",
         sweepIntervalSeconds: 5,
         mediaUrlTimeoutSeconds: 30,
+        callbackScheduleMs: [0, 30_000, 120_000, 3_600_000],
+        callbackBurst: 2,
+        callbackConnectTimeoutMs: 3000,
+        callbackTimeoutMs: 9000,
+        callbackConcurrency: 7,
         logLevel: "debug",
       },
     );

@@ -248,6 +248,14 @@ function unsupportedFeatures(config: ConfigurationInput): ErrorEntry[] {
       ),
     );
   }
+  if (config.publish?.callbacks.some((callback) => callback.stream === "redacted-audio")) {
+    errors.push(
+      errorEntry(
+        "featureUnsupported",
+        "configuration.publish.callbacks[].stream redacted-audio needs redaction, which this version of Hark does not do; use original",
+      ),
+    );
+  }
   if (config.ingest?.tracks !== undefined) {
     errors.push(
       errorEntry(

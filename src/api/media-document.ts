@@ -2,6 +2,7 @@
  * The media document: what `GET /v3/media/{mediaId}` answers and an analytics callback carries
  * (VoiceBase `VbMedia`, spec/callbacks.md "Callback body of type analytics"). Pure.
  */
+import type { Transcript } from "../domain.ts";
 import type { MediaRecord } from "../store/media.ts";
 import type { IncludeSection } from "./configuration.ts";
 
@@ -64,4 +65,25 @@ export function mediaDocument(media: MediaRecord, publicUrl: string, include?: r
   if (wanted("streams") && streams.length > 0) document.streams = streams;
   if (wanted("messages") && media.messages.length > 0) document.messages = media.messages;
   return document;
+}
+
+/**
+ * The JSON transcript (`GET .../transcript`, and the body of a `json` transcript callback): the envelope
+ * and the transcript, with the alternate formats named in `alternateFormats` only.
+ */
+export function transcriptDocument(
+  media: MediaRecord,
+  publicUrl: string,
+  alternateFormats: readonly string[],
+) {
+  const transcript = media.sections.transcript as Transcript;
+  return {
+    ...envelopeOf(media, publicUrl),
+    transcript: {
+      ...transcript,
+      alternateFormats: transcript.alternateFormats.filter((format) =>
+        alternateFormats.includes(format.format),
+      ),
+    },
+  };
 }

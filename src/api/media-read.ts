@@ -6,7 +6,9 @@ import type { FastifyInstance } from "fastify";
 import { mediaPrefix } from "../blobs/blob-store.ts";
 import { ApiError } from "../errors.ts";
 import type { Services } from "../services.ts";
+import { attemptSummaries, deliveriesOf } from "../store/deliveries.ts";
 import { deleteMedia, listMedia } from "../store/media.ts";
+import { callbacksSection } from "./callbacks-section.ts";
 import { envelopeOf, mediaDocument, mediaUrl } from "./media-document.ts";
 import { findMedia } from "./media-lookup.ts";
 
@@ -40,9 +42,16 @@ export function registerMediaReadRoutes(app: FastifyInstance, services: Services
     };
   });
 
-  app.get("/v3/media/:mediaId", async (request) =>
-    mediaDocument(await findMedia(services, request), settings.publicUrl),
-  );
+  app.get("/v3/media/:mediaId", async (request) => {
+    const media = await findMedia(services, request);
+    const document = mediaDocument(media, settings.publicUrl);
+    const deliveries = await deliveriesOf(db, media.mediaId);
+    if (deliveries.length === 0) return document;
+    return {
+      ...document,
+      callbacks: callbacksSection(deliveries, await attemptSummaries(db, media.mediaId)),
+    };
+  });
 
   app.get("/v3/media/:mediaId/progress", async (request) => {
     const media = await findMedia(services, request);

@@ -8,24 +8,17 @@ import type { Transcript } from "../domain.ts";
 import { ApiError } from "../errors.ts";
 import { CONTENT_TYPES, RENDERED_FORMATS, type RenderedFormat, renderFormat } from "../formats/index.ts";
 import type { Services } from "../services.ts";
-import { envelopeOf } from "./media-document.ts";
+import { transcriptDocument } from "./media-document.ts";
 import { findMedia, requireFinished } from "./media-lookup.ts";
 
 export function registerTranscriptRoutes(app: FastifyInstance, services: Services): void {
   app.get("/v3/media/:mediaId/transcript", async (request) => {
     const media = await findMedia(services, request);
     requireFinished(media, "transcript");
-    const transcript = media.sections.transcript as Transcript;
     const asked = alternateFormatsAsked(
       (request.query as Record<string, string | string[]>).includeAlternateFormat,
     );
-    return {
-      ...envelopeOf(media, services.settings.publicUrl),
-      transcript: {
-        ...transcript,
-        alternateFormats: transcript.alternateFormats.filter((format) => asked.includes(format.format)),
-      },
-    };
+    return transcriptDocument(media, services.settings.publicUrl, asked);
   });
 
   app.get("/v3/media/:mediaId/transcript/:format", async (request, reply) => {

@@ -9,6 +9,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { originalKey } from "../blobs/blob-store.ts";
+import { prepareDeliveries } from "../callbacks/prepare.ts";
 import type { ErrorEntry, Message, Transcript } from "../domain.ts";
 import { errorEntry, messageCodes } from "../errors.ts";
 import { alternateFormats } from "../formats/index.ts";
@@ -153,12 +154,15 @@ async function end(
   mediaId: string,
   outcome: { status: "finished" | "failed"; sections: Sections; messages: Message[]; errors?: ErrorEntry[] },
 ): Promise<void> {
-  const pending = await services.db.transaction(async (sql) => {
-    // Callback delivery (the next step) renders each pending callback's body and enqueues its first
-    // delivery job here, in this same transaction.
-    return finishProcessing(sql, mediaId, { ...outcome, dateFinished: services.clock.now() });
+  const now = services.clock.now();
+  const ended = await services.db.transaction(async (sql) => {
+    const pending = await finishProcessing(sql, mediaId, { ...outcome, dateFinished: now });
+    if (pending === undefined) return false;
+    const media = await getMedia(sql, mediaId);
+    if (media) await prepareDeliveries(services, sql, media, pending, now);
+    return true;
   });
-  if (pending === undefined) return;
+  if (!ended) return;
   services.log.info({ mediaId, status: outcome.status }, "processing ended");
   services.events.emit("media.ended", { mediaId, status: outcome.status });
 }

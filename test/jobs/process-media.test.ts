@@ -43,7 +43,12 @@ describe("processing", () => {
     );
     stereo = { file: stereoFile, lengthMs: call.lengthMs };
     hark = await startTestHark(
-      { HARK_CALLBACK_ALLOW_HTTP: "true", HARK_CALLBACK_ALLOW_PRIVATE: "true" },
+      // Deliveries are another suite's subject: here they are only prepared, never sent.
+      {
+        HARK_CALLBACK_ALLOW_HTTP: "true",
+        HARK_CALLBACK_ALLOW_PRIVATE: "true",
+        HARK_CALLBACK_CONCURRENCY: "0",
+      },
       { workers: true },
     );
     token = await hark.createAccount();

@@ -1,0 +1,109 @@
+/**
+ * One scheduled attempt of a delivery: a burst of up to `HARK_CALLBACK_BURST` tries in a row, stopping at
+ * the first success. Every try is recorded. After a failed burst the next scheduled attempt is queued at
+ * its time (from the first try, so a restart does not shift the schedule) in the same transaction as the
+ * state change, or the delivery is exhausted.
+ *
+ * A burst interrupted by a crash runs again from its first try: a receiver may see a try twice, always
+ * with the same `webhook-id`.
+ */
+import type { Readable } from "node:stream";
+import { BlobNotFoundError } from "../blobs/blob-store.ts";
+import type { DeliverJob } from "../jobs/queue.ts";
+import type { Services } from "../services.ts";
+import type { Settings } from "../settings.ts";
+import {
+  endBurst,
+  FINAL_STATES,
+  getDelivery,
+  recordAttempt,
+  startBurst,
+  type BurstOutcome,
+} from "../store/deliveries.ts";
+import { nextScheduledAttempt, type Schedule } from "./schedule.ts";
+import type { OutboundRequest } from "./send.ts";
+import { USER_AGENT } from "./user-agent.ts";
+
+export function scheduleOf(settings: Settings): Schedule {
+  return { offsetsMs: settings.callbackScheduleMs, burst: settings.callbackBurst };
+}
+
+/** A burst takes at most this long; a claimed job older than this was abandoned by a dead worker. */
+export function deliveryExpireSeconds(settings: Settings): number {
+  return Math.ceil((settings.callbackBurst * settings.callbackTimeoutMs) / 1000) + 60;
+}
+
+export async function runScheduledAttempt(services: Services, job: DeliverJob): Promise<void> {
+  const { db, clock } = services;
+  const delivery = await getDelivery(db, job.deliveryId);
+  if (!delivery || FINAL_STATES.includes(delivery.state)) return;
+  if (!(await startBurst(db, job.deliveryId, job.scheduledAttempt))) return;
+  if (
+    delivery.bodyBlob === undefined ||
+    delivery.contentType === undefined ||
+    delivery.firstTryAt === undefined
+  ) {
+    throw new Error(`delivery ${delivery.deliveryId} has no rendered body`);
+  }
+  const schedule = scheduleOf(services.settings);
+  const size = await services.blobs.size(delivery.bodyBlob);
+  if (size === undefined) throw new BlobNotFoundError(`the body of delivery ${delivery.deliveryId} is gone`);
+  // Small bodies are read once for the whole burst; a media stream is opened afresh for each try.
+  const body: OutboundRequest["body"] =
+    delivery.callback.type === "media"
+      ? { open: () => services.blobs.read(delivery.bodyBlob as string), length: size }
+      : await readAll(await services.blobs.read(delivery.bodyBlob));
+
+  let outcome: BurstOutcome | undefined;
+  for (let attempt = 0; attempt < schedule.burst && !outcome; attempt++) {
+    const startedAt = clock.now();
+    const result = await services.sender.send({
+      url: delivery.callback.url,
+      method: delivery.callback.method,
+      headers: {
+        "content-type": delivery.contentType,
+        "content-length": String(size),
+        "user-agent": USER_AGENT,
+        "webhook-id": delivery.deliveryId,
+        "webhook-timestamp": String(Math.floor(startedAt.getTime() / 1000)),
+      },
+      body,
+    });
+    await recordAttempt(db, {
+      deliveryId: delivery.deliveryId,
+      scheduledAttempt: job.scheduledAttempt,
+      try: attempt,
+      startedAt,
+      ...result,
+    });
+    if (result.succeeded) outcome = { state: "succeeded", at: clock.now() };
+  }
+  if (!outcome) {
+    const next = nextScheduledAttempt(schedule, delivery.firstTryAt, job.scheduledAttempt);
+    outcome = next
+      ? { state: "will-retry", nextIndex: next.index, nextAt: next.at }
+      : { state: "exhausted", at: clock.now() };
+  }
+  const ended = outcome;
+  await db.transaction(async (sql) => {
+    await endBurst(sql, delivery.deliveryId, ended);
+    if (ended.state === "will-retry") {
+      await services.jobs.enqueueDelivery(
+        sql,
+        { deliveryId: delivery.deliveryId, scheduledAttempt: ended.nextIndex },
+        ended.nextAt,
+      );
+    }
+  });
+  services.events.emit("delivery.burst-ended", {
+    deliveryId: delivery.deliveryId,
+    mediaId: delivery.mediaId,
+    state: ended.state,
+  });
+}
+
+async function readAll(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}

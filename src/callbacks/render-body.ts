@@ -1,0 +1,48 @@
+/**
+ * The body of a callback, decided when processing ends: what its type and format say, with the
+ * Content-Type of spec/callbacks.md exactly (no charset: a pre-signed object-storage URL may have signed
+ * the type). Pure. Bodies of type `media` are the stream's bytes, sent as stored rather than rendered.
+ */
+import type { Callback } from "../api/configuration.ts";
+import { mediaDocument, transcriptDocument } from "../api/media-document.ts";
+import type { Transcript } from "../domain.ts";
+import { CONTENT_TYPES, renderFormat } from "../formats/index.ts";
+import type { MediaRecord } from "../store/media.ts";
+
+export const MEDIA_CONTENT_TYPE = "application/octet-stream";
+
+export type CallbackBody =
+  | { contentType: string; bytes: Buffer }
+  | { contentType: typeof MEDIA_CONTENT_TYPE; stream: "original" | "redacted-audio" };
+
+/**
+ * `media` must be the item as processing left it (status, result, dates). Resolves to undefined when the
+ * callback has nothing to send: a transcript or media callback after failed processing, or a stream the
+ * item does not have.
+ */
+export function renderCallbackBody(
+  callback: Callback,
+  media: MediaRecord,
+  publicUrl: string,
+): CallbackBody | undefined {
+  switch (callback.type) {
+    case "analytics":
+      return json(mediaDocument(media, publicUrl, callback.include));
+    case "transcript": {
+      if (media.status !== "finished") return undefined;
+      if (callback.format === "json") return json(transcriptDocument(media, publicUrl, []));
+      const words = (media.sections.transcript as Transcript).words;
+      return {
+        contentType: CONTENT_TYPES[callback.format],
+        bytes: Buffer.from(renderFormat(callback.format, words), "utf8"),
+      };
+    }
+    case "media":
+      if (media.status !== "finished" || callback.stream !== "original") return undefined;
+      return { contentType: MEDIA_CONTENT_TYPE, stream: callback.stream };
+  }
+}
+
+function json(document: unknown): CallbackBody {
+  return { contentType: "application/json", bytes: Buffer.from(JSON.stringify(document), "utf8") };
+}
