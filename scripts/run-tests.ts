@@ -16,7 +16,13 @@ let status: number;
 try {
   const runner = spawn(
     process.execPath,
-    ["--test", "--test-concurrency=2", ...(files.length > 0 ? files : ["test/**/*.test.ts"])],
+    // A hung test fails after 5 minutes instead of holding CI to its limit.
+    [
+      "--test",
+      "--test-concurrency=2",
+      "--test-timeout=300000",
+      ...(files.length > 0 ? files : ["test/**/*.test.ts"]),
+    ],
     {
       stdio: "inherit",
       env: { ...process.env, HARK_TEST_DATABASE_URL: server.url.replace(/\/[^/]*$/, "/postgres") },

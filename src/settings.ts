@@ -265,11 +265,10 @@ export function loadSettings(env: Env): Settings {
   for (const [key, definition] of Object.entries(definitions)) {
     settings[key] = (definition as Definition<unknown>).parse(env[definition.variable], env);
   }
-  const parsed = settings as unknown as Settings;
-  if (parsed.callbackConnectTimeoutMs > parsed.callbackTimeoutMs) {
-    throw new SettingsError(
-      "HARK_CALLBACK_CONNECT_TIMEOUT must not exceed HARK_CALLBACK_TIMEOUT (the whole exchange)",
-    );
-  }
-  return Object.freeze(parsed);
+  // Connecting is part of the whole exchange: its limit can be no longer than the exchange's.
+  settings.callbackConnectTimeoutMs = Math.min(
+    settings.callbackConnectTimeoutMs as number,
+    settings.callbackTimeoutMs as number,
+  );
+  return Object.freeze(settings as unknown as Settings);
 }

@@ -103,6 +103,12 @@ describe("loadSettings", () => {
     );
   });
 
+  it("holds the connect timeout within the whole exchange's", () => {
+    const settings = loadSettings({ HARK_CALLBACK_TIMEOUT: "2" });
+    assert.equal(settings.callbackTimeoutMs, 2000);
+    assert.equal(settings.callbackConnectTimeoutMs, 2000, "the 10 s default cannot outlast the 2 s exchange");
+  });
+
   it("resolves a relative data directory against the working directory", () => {
     assert.equal(loadSettings({ HARK_DATA_DIR: "some/dir" }).dataDir, path.join(process.cwd(), "some/dir"));
   });

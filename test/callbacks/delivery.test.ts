@@ -37,9 +37,9 @@ describe("callback delivery", () => {
     token = await hark.createAccount();
   });
   after(async () => {
-    await hark.close();
-    await receiver.close();
-    await audio.cleanup();
+    await hark?.close();
+    await receiver?.close();
+    await audio?.cleanup();
   });
 
   const get = async (url: string) =>
