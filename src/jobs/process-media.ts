@@ -9,7 +9,6 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { originalKey } from "../blobs/blob-store.ts";
-import { prepareDeliveries } from "../callbacks/prepare.ts";
 import type { ErrorEntry, Message, Transcript } from "../domain.ts";
 import { errorEntry, messageCodes } from "../errors.ts";
 import { alternateFormats } from "../formats/index.ts";
@@ -20,7 +19,6 @@ import { probeMedia, UndecodableMediaError } from "../pipeline/probe.ts";
 import { transcribeMedia } from "../pipeline/transcribe.ts";
 import type { Services } from "../services.ts";
 import {
-  finishProcessing,
   getMedia,
   type MediaRecord,
   recordContentType,
@@ -31,6 +29,7 @@ import {
   startProcessing,
 } from "../store/media.ts";
 import { downloadMedia, MediaDownloadError } from "./download-media.ts";
+import { endProcessing } from "./end-processing.ts";
 import { contentTypeOfContainer } from "./media-content-type.ts";
 
 /** A fault of the media or its configuration: processing ends `failed`, and trying again would not help. */
@@ -54,7 +53,7 @@ export async function processMedia(
   log.info({ mediaId, retry: attempt.retryCount }, "processing started");
   try {
     const result = await transcribe(services, media);
-    await end(services, mediaId, { status: "finished", ...result });
+    await endProcessing(services, mediaId, { status: "finished", ...result });
   } catch (error) {
     const fault = asMediaFault(error);
     if (!fault && !attempt.final) throw error;
@@ -65,7 +64,7 @@ export async function processMedia(
         ? errorEntry("recognitionFailed", `Speech recognition failed: ${error.message}`)
         : errorEntry("internal", "Processing failed on our side; retrying did not help"));
     await recordProgress(db, mediaId, "transcribe", { status: "failed" });
-    await end(services, mediaId, { status: "failed", sections: {}, messages: [], errors: [entry] });
+    await endProcessing(services, mediaId, { status: "failed", sections: {}, messages: [], errors: [entry] });
   }
 }
 
@@ -147,22 +146,4 @@ function asMediaFault(error: unknown): MediaFault | undefined {
     );
   }
   return undefined;
-}
-
-async function end(
-  services: Services,
-  mediaId: string,
-  outcome: { status: "finished" | "failed"; sections: Sections; messages: Message[]; errors?: ErrorEntry[] },
-): Promise<void> {
-  const now = services.clock.now();
-  const ended = await services.db.transaction(async (sql) => {
-    const pending = await finishProcessing(sql, mediaId, { ...outcome, dateFinished: now });
-    if (pending === undefined) return false;
-    const media = await getMedia(sql, mediaId);
-    if (media) await prepareDeliveries(services, sql, media, pending, now);
-    return true;
-  });
-  if (!ended) return;
-  services.log.info({ mediaId, status: outcome.status }, "processing ended");
-  services.events.emit("media.ended", { mediaId, status: outcome.status });
 }
