@@ -214,6 +214,21 @@ describe("configuration", () => {
     assert.equal(faults({ speechModel: { language: "fr-FR" } })[0]?.code, 11009);
     accepted({ speechModel: { language: "en-US" } });
   });
+
+  test("a media callback of the redacted-audio stream is refused with 11009, naming redacted-audio", () => {
+    const found = faults({
+      publish: {
+        callbacks: [
+          { url: "https://example.com/original", type: "media", stream: "original" },
+          { url: "https://example.com/redacted", type: "media", stream: "redacted-audio" },
+        ],
+      },
+    });
+    assert.equal(found.length, 1, JSON.stringify(found));
+    assert.equal(found[0]?.code, 11009);
+    assert.match(found[0]?.error ?? "", /redacted-audio/);
+    assert.match(found[0]?.error ?? "", /use original/);
+  });
 });
 
 describe("metadata", () => {
