@@ -33,7 +33,9 @@ export function callbacksSection(
         },
       }),
       ...(delivery.nextTryAt &&
-        delivery.state !== "trying" && { nextAttemptDate: delivery.nextTryAt.toISOString() }),
+        (delivery.state === "pending" || delivery.state === "will-retry") && {
+          nextAttemptDate: delivery.nextTryAt.toISOString(),
+        }),
     };
   });
 }

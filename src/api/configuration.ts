@@ -248,14 +248,15 @@ function unsupportedFeatures(config: ConfigurationInput): ErrorEntry[] {
       ),
     );
   }
-  if (config.publish?.callbacks.some((callback) => callback.stream === "redacted-audio")) {
+  (config.publish?.callbacks ?? []).forEach((callback, index) => {
+    if (callback.stream !== "redacted-audio") return;
     errors.push(
       errorEntry(
         "featureUnsupported",
-        "configuration.publish.callbacks[].stream redacted-audio needs redaction, which this version of Hark does not do; use original",
+        `configuration.publish.callbacks[${index}].stream redacted-audio needs redaction, which this version of Hark does not do; use original`,
       ),
     );
-  }
+  });
   if (config.ingest?.tracks !== undefined) {
     errors.push(
       errorEntry(
