@@ -13,12 +13,11 @@ import type { DeliverJob } from "../jobs/queue.ts";
 import type { Services } from "../services.ts";
 import type { Settings } from "../settings.ts";
 import {
+  type AttemptRecord,
+  type BurstOutcome,
   endBurst,
-  FINAL_STATES,
-  getDelivery,
   recordAttempt,
   startBurst,
-  type BurstOutcome,
 } from "../store/deliveries.ts";
 import { nextScheduledAttempt, type Schedule } from "./schedule.ts";
 import type { OutboundRequest } from "./send.ts";
@@ -35,9 +34,9 @@ export function deliveryExpireSeconds(settings: Settings): number {
 
 export async function runScheduledAttempt(services: Services, job: DeliverJob): Promise<void> {
   const { db, clock } = services;
-  const delivery = await getDelivery(db, job.deliveryId);
-  if (!delivery || FINAL_STATES.includes(delivery.state)) return;
-  if (!(await startBurst(db, job.deliveryId, job.scheduledAttempt))) return;
+  // Nothing to do when the delivery has ended or moved past this attempt (a job run again).
+  const delivery = await startBurst(db, job.deliveryId, job.scheduledAttempt);
+  if (!delivery) return;
   if (
     delivery.bodyBlob === undefined ||
     delivery.contentType === undefined ||
@@ -46,15 +45,21 @@ export async function runScheduledAttempt(services: Services, job: DeliverJob): 
     throw new Error(`delivery ${delivery.deliveryId} has no rendered body`);
   }
   const schedule = scheduleOf(services.settings);
-  const size = await services.blobs.size(delivery.bodyBlob);
-  if (size === undefined) throw new BlobNotFoundError(`the body of delivery ${delivery.deliveryId} is gone`);
   // Small bodies are read once for the whole burst; a media stream is opened afresh for each try.
-  const body: OutboundRequest["body"] =
-    delivery.callback.type === "media"
-      ? { open: () => services.blobs.read(delivery.bodyBlob as string), length: size }
-      : await readAll(await services.blobs.read(delivery.bodyBlob));
+  let body: OutboundRequest["body"];
+  if (delivery.callback.type === "media") {
+    const size = await services.blobs.size(delivery.bodyBlob);
+    if (size === undefined)
+      throw new BlobNotFoundError(`the body of delivery ${delivery.deliveryId} is gone`);
+    body = { open: () => services.blobs.read(delivery.bodyBlob as string), length: size };
+  } else {
+    body = await readAll(await services.blobs.read(delivery.bodyBlob));
+  }
+  const size = body.length;
 
   let outcome: BurstOutcome | undefined;
+  // The try that ends the burst is recorded with the burst's outcome, in one statement; the others at once.
+  let lastTry: AttemptRecord | undefined;
   for (let attempt = 0; attempt < schedule.burst && !outcome; attempt++) {
     const startedAt = clock.now();
     const result = await services.sender.send({
@@ -69,14 +74,16 @@ export async function runScheduledAttempt(services: Services, job: DeliverJob): 
       },
       body,
     });
-    await recordAttempt(db, {
+    const tried: AttemptRecord = {
       deliveryId: delivery.deliveryId,
       scheduledAttempt: job.scheduledAttempt,
       try: attempt,
       startedAt,
       ...result,
-    });
+    };
     if (result.succeeded) outcome = { state: "succeeded", at: clock.now() };
+    if (result.succeeded || attempt === schedule.burst - 1) lastTry = tried;
+    else await recordAttempt(db, tried);
   }
   if (!outcome) {
     const next = nextScheduledAttempt(schedule, delivery.firstTryAt, job.scheduledAttempt);
@@ -85,16 +92,19 @@ export async function runScheduledAttempt(services: Services, job: DeliverJob): 
       : { state: "exhausted", at: clock.now() };
   }
   const ended = outcome;
-  await db.transaction(async (sql) => {
-    await endBurst(sql, delivery.deliveryId, ended);
-    if (ended.state === "will-retry") {
+  if (ended.state === "will-retry") {
+    await db.transaction(async (sql) => {
+      await endBurst(sql, delivery.deliveryId, ended, lastTry);
       await services.jobs.enqueueDelivery(
         sql,
         { deliveryId: delivery.deliveryId, scheduledAttempt: ended.nextIndex },
         ended.nextAt,
       );
-    }
-  });
+    });
+  } else {
+    // No job to queue: the one statement is atomic on its own.
+    await endBurst(db, delivery.deliveryId, ended, lastTry);
+  }
   services.events.emit("delivery.burst-ended", {
     deliveryId: delivery.deliveryId,
     mediaId: delivery.mediaId,

@@ -57,7 +57,8 @@ export interface JobQueue {
   enqueueDelivery(sql: Sql, job: Omit<DeliverJob, "kind" | "v">, startAfter: Date): Promise<void>;
   /** Up to `count` delivery jobs that are due, now claimed by this process. */
   fetchDeliveries(count: number): Promise<FetchedJob<DeliverJob>[]>;
-  completeDelivery(id: string): Promise<void>;
+  /** Completes finished delivery jobs, several in one statement. */
+  completeDeliveries(ids: readonly string[]): Promise<void>;
   /** Hands the job back, to run again (an unexpected fault, not a failed try: those are recorded). */
   failDelivery(id: string, error: Error): Promise<void>;
   stop(): Promise<void>;
@@ -145,8 +146,8 @@ export async function startJobQueue(
       const jobs = await boss.fetch<DeliverJob>(DELIVER_QUEUE, { batchSize: count });
       return jobs.map((job) => ({ id: job.id, data: job.data }));
     },
-    async completeDelivery(id) {
-      await boss.complete(DELIVER_QUEUE, id);
+    async completeDeliveries(ids) {
+      if (ids.length > 0) await boss.complete(DELIVER_QUEUE, [...ids]);
     },
     async failDelivery(id, error) {
       await boss.fail(DELIVER_QUEUE, id, { message: error.message });

@@ -91,14 +91,22 @@ export async function skipDelivery(sql: Sql, deliveryId: string, at: Date): Prom
   ]);
 }
 
-/** Starts scheduled attempt `index`; resolves to false when the delivery is not waiting for it. */
-export async function startBurst(sql: Sql, deliveryId: string, index: number): Promise<boolean> {
-  const result = await sql.query(
+/**
+ * Starts scheduled attempt `index`: resolves to the delivery, now trying, or to undefined when it is not
+ * waiting for that attempt (it has ended, or moved past it). One round trip.
+ */
+export async function startBurst(
+  sql: Sql,
+  deliveryId: string,
+  index: number,
+): Promise<DeliveryRecord | undefined> {
+  const { rows } = await sql.query<DeliveryRow>(
     `update deliveries set state = 'trying'
-     where delivery_id = $1 and scheduled_attempt = $2 and state in ('pending', 'will-retry', 'trying')`,
+     where delivery_id = $1 and scheduled_attempt = $2 and state in ('pending', 'will-retry', 'trying')
+     returning *`,
     [deliveryId, index],
   );
-  return result.rowCount === 1;
+  return rows[0] && toRecord(rows[0]);
 }
 
 export interface AttemptRecord {
@@ -114,25 +122,32 @@ export interface AttemptRecord {
   succeeded: boolean;
 }
 
-export async function recordAttempt(sql: Sql, attempt: AttemptRecord): Promise<void> {
-  await sql.query(
-    `insert into delivery_attempts (delivery_id, scheduled_attempt, try, started_at, duration_ms, status_code,
+/** The insert of an attempt row, its parameters numbered from `$<first>`. */
+function insertAttempt(first: number): string {
+  const params = Array.from({ length: 10 }, (_, i) => `$${first + i}`).join(", ");
+  return `insert into delivery_attempts (delivery_id, scheduled_attempt, try, started_at, duration_ms, status_code,
                                     error_kind, error_message, response_snippet, succeeded)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-    [
-      attempt.deliveryId,
-      attempt.scheduledAttempt,
-      attempt.try,
-      attempt.startedAt,
-      attempt.durationMs,
-      attempt.statusCode ?? null,
-      attempt.errorKind ?? null,
-      attempt.errorMessage ?? null,
-      // PostgreSQL text cannot hold NUL.
-      attempt.responseSnippet?.replaceAll("\0", "") ?? null,
-      attempt.succeeded,
-    ],
-  );
+     values (${params})`;
+}
+
+function attemptValues(attempt: AttemptRecord): unknown[] {
+  return [
+    attempt.deliveryId,
+    attempt.scheduledAttempt,
+    attempt.try,
+    attempt.startedAt,
+    attempt.durationMs,
+    attempt.statusCode ?? null,
+    attempt.errorKind ?? null,
+    attempt.errorMessage ?? null,
+    // PostgreSQL text cannot hold NUL.
+    attempt.responseSnippet?.replaceAll("\0", "") ?? null,
+    attempt.succeeded,
+  ];
+}
+
+export async function recordAttempt(sql: Sql, attempt: AttemptRecord): Promise<void> {
+  await sql.query(insertAttempt(1), attemptValues(attempt));
 }
 
 export type BurstOutcome =
@@ -140,18 +155,35 @@ export type BurstOutcome =
   | { state: "will-retry"; nextIndex: number; nextAt: Date }
   | { state: "exhausted"; at: Date };
 
-export async function endBurst(sql: Sql, deliveryId: string, outcome: BurstOutcome): Promise<void> {
-  if (outcome.state === "will-retry") {
-    await sql.query(
-      "update deliveries set state = 'will-retry', scheduled_attempt = $2, next_try_at = $3 where delivery_id = $1",
-      [deliveryId, outcome.nextIndex, outcome.nextAt],
-    );
-  } else {
-    await sql.query(
-      "update deliveries set state = $2, next_try_at = null, ended_at = $3 where delivery_id = $1",
-      [deliveryId, outcome.state, outcome.at],
-    );
+/**
+ * Where the delivery stands after a burst. `lastTry`, the try that ended the burst, is recorded in the
+ * same statement: one round trip, and atomic without a transaction of its own.
+ */
+export async function endBurst(
+  sql: Sql,
+  deliveryId: string,
+  outcome: BurstOutcome,
+  lastTry?: AttemptRecord,
+): Promise<void> {
+  const [update, values]: [string, unknown[]] =
+    outcome.state === "will-retry"
+      ? [
+          "update deliveries set state = 'will-retry', scheduled_attempt = $2, next_try_at = $3 where delivery_id = $1",
+          [deliveryId, outcome.nextIndex, outcome.nextAt],
+        ]
+      : [
+          "update deliveries set state = $2, next_try_at = null, ended_at = $3 where delivery_id = $1",
+          [deliveryId, outcome.state, outcome.at],
+        ];
+  if (lastTry === undefined) {
+    await sql.query(update, values);
+    return;
   }
+  // A data-modifying WITH runs to completion whether or not the update reads it.
+  await sql.query(`with attempt as (${insertAttempt(values.length + 1)}) ${update}`, [
+    ...values,
+    ...attemptValues(lastTry),
+  ]);
 }
 
 export interface AttemptSummary {

@@ -1,0 +1,349 @@
+/**
+ * Power cut in the middle of callback delivery: the whole service (Hark and its embedded PostgreSQL) is
+ * killed with SIGKILL while callbacks are being tried, or while the upload is still being processed.
+ * After a restart on the same data directory no callback is lost: every one arrives and succeeds, with
+ * the `webhook-id` and the body bytes it had before the kill, and a scheduled attempt keeps its time
+ * (it is counted from the first try, not from the restart).
+ *
+ * Case 1 cuts two kinds of delivery at once: analytics and srt callbacks whose first try was answered 503
+ * (the kill lands between bursts: their next scheduled attempt is queued), and a media callback whose
+ * first try is still waiting for its answer (the kill lands mid-burst: its job is claimed by a dead
+ * process and comes back only when its claim expires, `deliveryExpireSeconds`; that wait dominates the
+ * runtime, about 80 s).
+ */
+import assert from "node:assert/strict";
+import { openAsBlob } from "node:fs";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { after, before, describe, test } from "node:test";
+import { deliveryExpireSeconds } from "../../src/callbacks/deliver.ts";
+import { processQueueOptions, SUPERVISE_INTERVAL_SECONDS } from "../../src/jobs/queue.ts";
+import { loadSettings } from "../../src/settings.ts";
+import { buildSpeech, tempDir } from "../pipeline/speech.ts";
+import { type Received, type Receiver, startReceiver } from "../support/receiver.ts";
+import {
+  dataDir,
+  postgresOf,
+  type Running,
+  running,
+  STOP_SECONDS,
+  startMain,
+  stopAllProcesses,
+} from "../support/service-process.ts";
+
+const ADMIN = "callback-crash-admin-token-0123456789";
+const SCHEDULE_OFFSETS_MS = [0, 3000, 6000, 9000];
+const CALLBACK_ENV = {
+  HARK_CALLBACK_ALLOW_HTTP: "true",
+  HARK_CALLBACK_ALLOW_PRIVATE: "true",
+  HARK_CALLBACK_SCHEDULE: "0,3s,6s,9s",
+  HARK_CALLBACK_BURST: "1",
+  HARK_CALLBACK_TIMEOUT: "2",
+  HARK_ADMIN_TOKEN: ADMIN,
+  PORT: "0",
+  HARK_LOG_LEVEL: "info",
+};
+const settings = loadSettings(CALLBACK_ENV);
+/**
+ * After the restart: a delivery job claimed by the killed process runs again once its claim has expired
+ * (found on a supervise pass, then retried a second later); a queued one runs at its time.
+ */
+const DELIVERY_BOUND_MS =
+  (deliveryExpireSeconds(settings) + SUPERVISE_INTERVAL_SECONDS + 30) * 1000 +
+  (SCHEDULE_OFFSETS_MS.at(-1) ?? 0);
+/** A processing job claimed by the killed process runs again once its heartbeat has lapsed. */
+const PROCESS_BOUND_MS = (processQueueOptions.heartbeatSeconds + SUPERVISE_INTERVAL_SECONDS + 60) * 1000;
+/** The first tries' answers are seen within this of their arrival, well within the callback timeout. */
+const SNAPSHOT_BOUND_MS = 1500;
+
+const PATHS = ["/analytics", "/srt", "/media"] as const;
+
+after(stopAllProcesses);
+
+interface CallbackState {
+  deliveryId: string;
+  url: string;
+  state: string;
+  attempts: number;
+  nextAttemptDate?: string;
+}
+
+/** `promise`, or a rejection naming `what` after `ms`. */
+async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Looks at `probe` until it returns a value, every 50 ms, for at most `ms`. */
+async function until<T>(probe: () => Promise<T | undefined>, ms: number, what: string): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+async function createAccount(address: string): Promise<string> {
+  const response = await fetch(`${address}/admin/accounts`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${ADMIN}`, "content-type": "application/json" },
+    body: JSON.stringify({ accountName: "callback-crash" }),
+  });
+  assert.equal(response.status, 201, await response.clone().text());
+  return ((await response.json()) as { token: string }).token;
+}
+
+async function upload(address: string, token: string, file: string, receiver: Receiver): Promise<string> {
+  const form = new FormData();
+  form.append("media", await openAsBlob(file, { type: "audio/x-wav" }), "call.wav");
+  form.append(
+    "configuration",
+    JSON.stringify({
+      publish: {
+        callbacks: [
+          { url: `${receiver.url}/analytics` },
+          { url: `${receiver.url}/srt`, type: "transcript", format: "srt" },
+          { url: `${receiver.url}/media`, type: "media" },
+        ],
+      },
+    }),
+  );
+  const response = await fetch(`${address}/v3/media`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}` },
+    body: form,
+  });
+  assert.equal(response.status, 200, await response.clone().text());
+  return ((await response.json()) as { mediaId: string }).mediaId;
+}
+
+async function callbacksOf(address: string, token: string, mediaId: string): Promise<CallbackState[]> {
+  const response = await fetch(`${address}/v3/media/${mediaId}`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  assert.equal(response.status, 200);
+  return ((await response.json()) as { callbacks: CallbackState[] }).callbacks;
+}
+
+/** SIGKILL to Hark's process group (Hark and PostgreSQL), as a power cut would. */
+async function powerCut(hark: Running, dir: string): Promise<void> {
+  assert.ok((await postgresOf(dir)).length > 0, "PostgreSQL runs before the cut");
+  process.kill(-(hark.child.pid as number), "SIGKILL");
+  assert.equal((await hark.exit(10)).signal, "SIGKILL");
+  assert.deepEqual(await postgresOf(dir), [], "the power cut took PostgreSQL down too");
+}
+
+function requestsTo(receiver: Receiver, path: string): Received[] {
+  return receiver.received.filter((r) => r.path === path);
+}
+
+/** Every try of a callback: one `webhook-id` (the delivery's), the same bytes. */
+function assertSameDelivery(tries: Received[], deliveryId: string, what: string): void {
+  assert.ok(tries.length > 0, `${what} arrived`);
+  const first = tries[0] as Received;
+  for (const [index, tried] of tries.entries()) {
+    assert.equal(tried.headers["webhook-id"], deliveryId, `${what} try ${index}: the delivery's webhook-id`);
+    assert.ok(tried.body.equals(first.body), `${what} try ${index}: the same body bytes as the first`);
+    assert.equal(tried.headers["content-type"], first.headers["content-type"], `${what} try ${index}`);
+  }
+}
+
+describe("callbacks survive a SIGKILL of the whole service", { concurrency: 2 }, () => {
+  let audio: { dir: string; cleanup: () => Promise<void> };
+  let shortFile: string;
+  let longFile: string;
+  before(async () => {
+    audio = await tempDir();
+    shortFile = path.join(audio.dir, "short.wav");
+    await buildSpeech([{ text: "please cancel my order" }], shortFile);
+    longFile = path.join(audio.dir, "long.wav");
+    const sentence = "please cancel my subscription and send the refund to my card";
+    // Long enough that the kill lands while it is being transcribed.
+    await buildSpeech(
+      Array.from({ length: 6 }, () => [{ text: sentence }, { silenceMs: 500 }]).flat(),
+      longFile,
+    );
+  });
+  after(() => audio?.cleanup());
+
+  test("mid-delivery: every callback arrives after the restart, same id, same bytes, on schedule", async (t) => {
+    const receiver = await startReceiver();
+    t.after(() => receiver.close());
+    receiver.answer("/analytics", { status: 503, body: "down for maintenance" });
+    receiver.answer("/srt", { status: 503, body: "down for maintenance" });
+    // Held past the kill: the media callback's burst is cut while its first try waits for an answer.
+    receiver.answer("/media", { status: 503, delayMs: 60_000 });
+
+    const dir = await dataDir();
+    const env = { ...CALLBACK_ENV, HARK_DATA_DIR: dir };
+    const first = startMain(env);
+    const address = await running(first);
+    const token = await createAccount(address);
+    const mediaId = await upload(address, token, shortFile, receiver);
+
+    const firstTries = await within(
+      Promise.all(PATHS.map((p) => receiver.next(p))),
+      PROCESS_BOUND_MS,
+      "the first try of every callback",
+    );
+    // The analytics and srt bursts end (503) and queue their next scheduled attempt; the media try is
+    // still in flight. Look no longer than the callback timeout allows.
+    const states = await until(
+      async () => {
+        const callbacks = await callbacksOf(address, token, mediaId);
+        return callbacks.slice(0, 2).every((c) => c.state === "will-retry") ? callbacks : undefined;
+      },
+      SNAPSHOT_BOUND_MS,
+      "the analytics and srt callbacks waiting for their next scheduled attempt",
+    );
+    await powerCut(first, dir);
+    const cutAt = Date.now();
+    const cutMidBurst = states[2]?.state === "trying";
+    t.diagnostic(
+      `before the cut: ${states.map((c) => `${c.state} (${c.attempts} recorded)`).join(", ")}` +
+        (cutMidBurst ? "" : " - the media try timed out before the cut: its burst was not cut"),
+    );
+    assert.deepEqual(
+      PATHS.map((p) => requestsTo(receiver, p).length),
+      [1, 1, 1],
+      "one try of each before the cut",
+    );
+
+    for (const p of PATHS) receiver.answer(p, { status: 200, body: "ok" });
+    const second = startMain(env);
+    const restarted = await running(second);
+    const restartedAt = Date.now();
+
+    const retries = await within(
+      Promise.all(PATHS.map((p) => receiver.next(p))),
+      DELIVERY_BOUND_MS,
+      "every callback tried again after the restart",
+    );
+    const final = await until(
+      async () => {
+        const callbacks = await callbacksOf(restarted, token, mediaId);
+        return callbacks.every((c) => c.state === "succeeded") ? callbacks : undefined;
+      },
+      10_000,
+      "every delivery recorded as succeeded",
+    );
+    t.diagnostic(
+      `restart took ${restartedAt - cutAt} ms; tries after it came ${retries
+        .map((r, i) => `${PATHS[i]} +${r.at - restartedAt} ms`)
+        .join(", ")}`,
+    );
+
+    const bytes = await readFile(shortFile);
+    for (const [index, p] of PATHS.entries()) {
+      const callback = final[index] as CallbackState;
+      const tries = requestsTo(receiver, p);
+      assert.equal(tries.length, 2, `${p}: the try before the cut and one after it, no more`);
+      assertSameDelivery(tries, callback.deliveryId, p);
+      assert.ok(
+        (retries[index] as Received).body.equals((firstTries[index] as Received).body),
+        `${p}: same bytes`,
+      );
+    }
+    assert.ok(requestsTo(receiver, "/media")[1]?.body.equals(bytes), "the media callback sent the original");
+    const analytics = JSON.parse((retries[0] as Received).body.toString("utf8")) as { mediaId: string };
+    assert.equal(analytics.mediaId, mediaId);
+
+    // Between bursts: the next scheduled attempt keeps its time, counted from the first try.
+    for (const index of [0, 1]) {
+      const firstTry = firstTries[index] as Received;
+      const retry = retries[index] as Received;
+      const queued = states[index] as CallbackState;
+      const firstTryMs = Number(firstTry.headers["webhook-timestamp"]) * 1000;
+      const offset = SCHEDULE_OFFSETS_MS[1] as number;
+      assert.ok(queued.nextAttemptDate, `${PATHS[index]}: its next attempt was queued before the cut`);
+      const nextAt = Date.parse(queued.nextAttemptDate);
+      // webhook-timestamp has whole seconds: 1 s of slack either way.
+      assert.ok(
+        nextAt >= firstTryMs + offset - 1000 && nextAt <= firstTryMs + offset + 1000,
+        `${PATHS[index]}: next attempt queued at first try + ${offset} ms (${nextAt - firstTryMs} ms)`,
+      );
+      assert.ok(
+        retry.at >= nextAt && retry.at >= firstTryMs + offset - 1000,
+        `${PATHS[index]}: the try after the restart came ${retry.at - nextAt} ms after its scheduled time`,
+      );
+      assert.equal(final[index]?.attempts, 2, `${PATHS[index]}: both tries recorded`);
+    }
+    // Mid-burst: the cut try was never recorded (its process died first); the burst ran again.
+    if (cutMidBurst) assert.equal(final[2]?.attempts, 1, "/media: the try after the restart is recorded");
+
+    second.child.kill("SIGTERM");
+    assert.equal((await second.exit(STOP_SECONDS)).code, 0, second.output());
+  });
+
+  test("mid-processing: the callbacks of an upload accepted before the cut all arrive after the restart", async (t) => {
+    const receiver = await startReceiver();
+    t.after(() => receiver.close());
+    const dir = await dataDir();
+    const env = { ...CALLBACK_ENV, HARK_DATA_DIR: dir };
+    const first = startMain(env);
+    const address = await running(first);
+    const token = await createAccount(address);
+    const mediaId = await upload(address, token, longFile, receiver);
+
+    await within(
+      first.logLine((line) => line.msg === "processing started" && line.mediaId === mediaId),
+      PROCESS_BOUND_MS,
+      "processing started",
+    );
+    await powerCut(first, dir);
+    const endedBefore = first.output().includes('"msg":"processing ended"');
+    t.diagnostic(
+      endedBefore
+        ? "processing had ended before the cut"
+        : "processing had not ended before the cut, as intended",
+    );
+    if (!endedBefore) assert.equal(receiver.received.length, 0, "no callback before processing ended");
+
+    const second = startMain(env);
+    const restarted = await running(second);
+    const restartedAt = Date.now();
+    const arrived = await within(
+      Promise.all(PATHS.map((p) => receiver.next(p))),
+      PROCESS_BOUND_MS + DELIVERY_BOUND_MS,
+      "every callback after the restart",
+    );
+    const final = await until(
+      async () => {
+        const callbacks = await callbacksOf(restarted, token, mediaId);
+        return callbacks.every((c) => c.state === "succeeded") ? callbacks : undefined;
+      },
+      10_000,
+      "every delivery recorded as succeeded",
+    );
+    t.diagnostic(
+      `callbacks arrived ${Math.max(...arrived.map((r) => r.at)) - restartedAt} ms after the restart`,
+    );
+
+    for (const [index, p] of PATHS.entries()) {
+      assertSameDelivery(requestsTo(receiver, p), (final[index] as CallbackState).deliveryId, p);
+    }
+    const analytics = JSON.parse((arrived[0] as Received).body.toString("utf8")) as {
+      mediaId: string;
+      status: string;
+    };
+    assert.equal(analytics.mediaId, mediaId);
+    assert.equal(analytics.status, "finished");
+    const srt = await fetch(`${restarted}/v3/media/${mediaId}/transcript/srt`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    assert.equal((arrived[1] as Received).body.toString("utf8"), await srt.text());
+    assert.ok((arrived[2] as Received).body.equals(await readFile(longFile)));
+
+    second.child.kill("SIGTERM");
+    assert.equal((await second.exit(STOP_SECONDS)).code, 0, second.output());
+  });
+});
