@@ -126,6 +126,18 @@ async function upload(address: string, token: string, file: string, receiver: Re
   return ((await response.json()) as { mediaId: string }).mediaId;
 }
 
+/** The callbacks of `mediaId` once every one of them is recorded as succeeded (within 10 s). */
+function allSucceeded(address: string, token: string, mediaId: string) {
+  return until(
+    async () => {
+      const callbacks = await callbacksOf(address, token, mediaId);
+      return callbacks.every((c) => c.state === "succeeded") ? callbacks : undefined;
+    },
+    10_000,
+    "every delivery recorded as succeeded",
+  );
+}
+
 async function callbacksOf(address: string, token: string, mediaId: string): Promise<CallbackState[]> {
   const response = await fetch(`${address}/v3/media/${mediaId}`, {
     headers: { authorization: `Bearer ${token}` },
@@ -228,14 +240,7 @@ describe("callbacks survive a SIGKILL of the whole service", { concurrency: 2 },
       DELIVERY_BOUND_MS,
       "every callback tried again after the restart",
     );
-    const final = await until(
-      async () => {
-        const callbacks = await callbacksOf(restarted, token, mediaId);
-        return callbacks.every((c) => c.state === "succeeded") ? callbacks : undefined;
-      },
-      10_000,
-      "every delivery recorded as succeeded",
-    );
+    const final = await allSucceeded(restarted, token, mediaId);
     t.diagnostic(
       `restart took ${restartedAt - cutAt} ms; tries after it came ${retries
         .map((r, i) => `${PATHS[i]} +${r.at - restartedAt} ms`)
@@ -316,14 +321,7 @@ describe("callbacks survive a SIGKILL of the whole service", { concurrency: 2 },
       PROCESS_BOUND_MS + DELIVERY_BOUND_MS,
       "every callback after the restart",
     );
-    const final = await until(
-      async () => {
-        const callbacks = await callbacksOf(restarted, token, mediaId);
-        return callbacks.every((c) => c.state === "succeeded") ? callbacks : undefined;
-      },
-      10_000,
-      "every delivery recorded as succeeded",
-    );
+    const final = await allSucceeded(restarted, token, mediaId);
     t.diagnostic(
       `callbacks arrived ${Math.max(...arrived.map((r) => r.at)) - restartedAt} ms after the restart`,
     );
