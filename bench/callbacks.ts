@@ -486,7 +486,6 @@ function instrument(services: Services): { stop(): void; print(deliveries: numbe
     stats.set(name, entry);
   };
   const LABELS: [RegExp, string][] = [
-    [/^select \* from deliveries/, "deliver: getDelivery"],
     [/^update deliveries set state = 'trying'/, "deliver: startBurst"],
     [/^insert into delivery_attempts/, "deliver: recordAttempt"],
     [/^with attempt as/, "deliver: endBurst with the last try"],

@@ -7,7 +7,7 @@
  * A burst interrupted by a crash runs again from its first try: a receiver may see a try twice, always
  * with the same `webhook-id`.
  */
-import type { Readable } from "node:stream";
+import { buffer } from "node:stream/consumers";
 import { BlobNotFoundError } from "../blobs/blob-store.ts";
 import type { DeliverJob } from "../jobs/queue.ts";
 import type { Services } from "../services.ts";
@@ -53,7 +53,7 @@ export async function runScheduledAttempt(services: Services, job: DeliverJob): 
       throw new BlobNotFoundError(`the body of delivery ${delivery.deliveryId} is gone`);
     body = { open: () => services.blobs.read(delivery.bodyBlob as string), length: size };
   } else {
-    body = await readAll(await services.blobs.read(delivery.bodyBlob));
+    body = await buffer(await services.blobs.read(delivery.bodyBlob));
   }
   const size = body.length;
 
@@ -110,10 +110,4 @@ export async function runScheduledAttempt(services: Services, job: DeliverJob): 
     mediaId: delivery.mediaId,
     state: ended.state,
   });
-}
-
-async function readAll(stream: Readable): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
 }

@@ -9,8 +9,6 @@ import type { Sql } from "./database.ts";
 export type DeliveryState =
   "waiting" | "pending" | "trying" | "succeeded" | "will-retry" | "exhausted" | "skipped";
 
-export const FINAL_STATES: readonly DeliveryState[] = ["succeeded", "exhausted", "skipped"];
-
 export interface DeliveryRecord {
   deliveryId: string;
   mediaId: string;
@@ -53,13 +51,6 @@ function toRecord(row: DeliveryRow): DeliveryRecord {
     nextTryAt: row.next_try_at ?? undefined,
     endedAt: row.ended_at ?? undefined,
   };
-}
-
-export async function getDelivery(sql: Sql, deliveryId: string): Promise<DeliveryRecord | undefined> {
-  const { rows } = await sql.query<DeliveryRow>("select * from deliveries where delivery_id = $1", [
-    deliveryId,
-  ]);
-  return rows[0] && toRecord(rows[0]);
 }
 
 export async function deliveriesOf(sql: Sql, mediaId: string): Promise<DeliveryRecord[]> {
