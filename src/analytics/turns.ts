@@ -1,0 +1,61 @@
+/**
+ * What every analysis reads a transcript as: the spoken words (no punctuation or turn entries), and the
+ * speaker turns they form. Pure.
+ */
+import type { Transcript, Word } from "../domain.ts";
+
+/** A spoken entry of `words[]`, with the speaker who said it. */
+export interface SpokenWord {
+  /** The entry's `p` in the transcript. */
+  p: number;
+  w: string;
+  s: number;
+  e: number;
+  c: number;
+  speakerName: string;
+}
+
+/** A run of one speaker's words, between changes of speaker. */
+export interface Turn {
+  speakerName: string;
+  s: number;
+  e: number;
+  words: SpokenWord[];
+  /** The words joined by single spaces. */
+  text: string;
+}
+
+/** The spoken words in transcript order, each with the name of the turn it falls in. */
+export function spokenWords(transcript: Pick<Transcript, "words">): SpokenWord[] {
+  const spoken: SpokenWord[] = [];
+  let speakerName = "";
+  for (const word of transcript.words) {
+    if (word.m === "turn") speakerName = word.w;
+    else if (word.m === undefined) spoken.push(toSpoken(word, speakerName));
+  }
+  return spoken;
+}
+
+export function turnsOf(transcript: Pick<Transcript, "words">): Turn[] {
+  const turns: Turn[] = [];
+  for (const word of spokenWords(transcript)) {
+    const last = turns.at(-1);
+    if (last && last.speakerName === word.speakerName) {
+      last.words.push(word);
+      last.e = word.e;
+    } else {
+      turns.push({ speakerName: word.speakerName, s: word.s, e: word.e, words: [word], text: "" });
+    }
+  }
+  for (const turn of turns) turn.text = turn.words.map((word) => word.w).join(" ");
+  return turns;
+}
+
+/** The speakers' names, in order of their first turn. */
+export function speakersOf(transcript: Pick<Transcript, "words">): string[] {
+  return [...new Set(transcript.words.filter((word) => word.m === "turn").map((word) => word.w))];
+}
+
+function toSpoken(word: Word, speakerName: string): SpokenWord {
+  return { p: word.p, w: word.w, s: word.s, e: word.e, c: word.c, speakerName };
+}
