@@ -8,7 +8,6 @@ import type { FastifyInstance } from "fastify";
 import pino, { type Logger } from "pino";
 import { buildApp } from "./api/app.ts";
 import { filesystemBlobStore } from "./blobs/filesystem-blob-store.ts";
-import { deliveryExpireSeconds } from "./callbacks/deliver.ts";
 import { startDispatcher } from "./callbacks/dispatcher.ts";
 import { undiciSender } from "./callbacks/send.ts";
 import { processMedia } from "./jobs/process-media.ts";
@@ -65,11 +64,8 @@ export async function openServices(settings: Settings, log: Logger): Promise<Ser
       allowPrivate: settings.callbackAllowPrivate,
     });
     stack.push(() => sender.close());
-    const jobs = await startJobQueue(
-      databaseUrl,
-      settings.databasePoolSize,
-      { deliveryExpireSeconds: deliveryExpireSeconds(settings) },
-      (err) => log.error({ err }, "job queue error"),
+    const jobs = await startJobQueue(databaseUrl, settings.databasePoolSize, (err) =>
+      log.error({ err }, "job queue error"),
     );
     stack.push(() => jobs.stop());
     return {

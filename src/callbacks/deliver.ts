@@ -1,23 +1,22 @@
 /**
- * One scheduled attempt of a delivery: a burst of up to `HARK_CALLBACK_BURST` tries in a row, stopping at
- * the first success. Every try is recorded. After a failed burst the next scheduled attempt is queued at
- * its time (from the first try, so a restart does not shift the schedule) in the same transaction as the
- * state change, or the delivery is exhausted.
+ * One scheduled attempt of a claimed delivery: a burst of up to `HARK_CALLBACK_BURST` tries in a row,
+ * stopping at the first success. Every try is recorded; the one that ends the burst is handed back with
+ * the burst's outcome (the next scheduled attempt, counted from the first try so a restart does not shift
+ * the schedule, or the end) for the dispatcher to record, many bursts in one statement.
  *
- * A burst interrupted by a crash runs again from its first try: a receiver may see a try twice, always
- * with the same `webhook-id`.
+ * A burst cut short by a crash runs again from its first try once its claim lapses: a receiver may see a
+ * try twice, always with the same `webhook-id`.
  */
 import { buffer } from "node:stream/consumers";
 import { BlobNotFoundError } from "../blobs/blob-store.ts";
-import type { DeliverJob } from "../jobs/queue.ts";
 import type { Services } from "../services.ts";
 import type { Settings } from "../settings.ts";
 import {
   type AttemptRecord,
+  type BurstEnd,
   type BurstOutcome,
-  endBurst,
+  type ClaimedDelivery,
   recordAttempt,
-  startBurst,
 } from "../store/deliveries.ts";
 import { nextScheduledAttempt, type Schedule } from "./schedule.ts";
 import type { OutboundRequest } from "./send.ts";
@@ -27,87 +26,83 @@ export function scheduleOf(settings: Settings): Schedule {
   return { offsetsMs: settings.callbackScheduleMs, burst: settings.callbackBurst };
 }
 
-/** A burst takes at most this long; a claimed job older than this was abandoned by a dead worker. */
-export function deliveryExpireSeconds(settings: Settings): number {
-  return Math.ceil((settings.callbackBurst * settings.callbackTimeoutMs) / 1000) + 60;
+/** Beyond a try's own time limit, how long a claim holds: DNS and database time, and some. */
+const CLAIM_MARGIN_MS = 30_000;
+
+/**
+ * How long a claim on a delivery holds before another dispatcher may take it over, counted afresh at each
+ * try: one whole try at its time limit, and a margin.
+ */
+export function claimMs(settings: Settings): number {
+  return settings.callbackTimeoutMs + CLAIM_MARGIN_MS;
 }
 
-export async function runScheduledAttempt(services: Services, job: DeliverJob): Promise<void> {
-  const { db, clock } = services;
-  // Nothing to do when the delivery has ended or moved past this attempt (a job run again).
-  const delivery = await startBurst(db, job.deliveryId, job.scheduledAttempt);
-  if (!delivery) return;
-  if (
-    delivery.bodyBlob === undefined ||
-    delivery.contentType === undefined ||
-    delivery.firstTryAt === undefined
-  ) {
-    throw new Error(`delivery ${delivery.deliveryId} has no rendered body`);
-  }
-  const schedule = scheduleOf(services.settings);
-  // Small bodies are read once for the whole burst; a media stream is opened afresh for each try.
-  let body: OutboundRequest["body"];
-  if (delivery.callback.type === "media") {
-    const size = await services.blobs.size(delivery.bodyBlob);
-    if (size === undefined)
-      throw new BlobNotFoundError(`the body of delivery ${delivery.deliveryId} is gone`);
-    body = { open: () => services.blobs.read(delivery.bodyBlob as string), length: size };
-  } else {
-    body = await buffer(await services.blobs.read(delivery.bodyBlob));
-  }
-  const size = body.length;
-
-  let outcome: BurstOutcome | undefined;
-  // The try that ends the burst is recorded with the burst's outcome, in one statement; the others at once.
+export async function runBurst(services: Services, delivery: ClaimedDelivery): Promise<BurstEnd> {
+  const { db, clock, settings } = services;
+  const schedule = scheduleOf(settings);
+  const body = await bodyOf(services, delivery);
   let lastTry: AttemptRecord | undefined;
-  for (let attempt = 0; attempt < schedule.burst && !outcome; attempt++) {
+  for (let attempt = 0; attempt < schedule.burst; attempt++) {
+    if (lastTry) {
+      // The try before did not end the burst: it is recorded now, and the claim extended for this one.
+      await recordAttempt(db, lastTry, {
+        claim: delivery.claim,
+        until: new Date(clock.now().getTime() + claimMs(settings)),
+      });
+    }
     const startedAt = clock.now();
     const result = await services.sender.send({
       url: delivery.callback.url,
       method: delivery.callback.method,
       headers: {
         "content-type": delivery.contentType,
-        "content-length": String(size),
+        "content-length": String(body.length),
         "user-agent": USER_AGENT,
         "webhook-id": delivery.deliveryId,
         "webhook-timestamp": String(Math.floor(startedAt.getTime() / 1000)),
       },
       body,
     });
-    const tried: AttemptRecord = {
+    lastTry = {
       deliveryId: delivery.deliveryId,
-      scheduledAttempt: job.scheduledAttempt,
+      scheduledAttempt: delivery.scheduledAttempt,
       try: attempt,
       startedAt,
       ...result,
     };
-    if (result.succeeded) outcome = { state: "succeeded", at: clock.now() };
-    if (result.succeeded || attempt === schedule.burst - 1) lastTry = tried;
-    else await recordAttempt(db, tried);
+    if (result.succeeded) break;
   }
-  if (!outcome) {
-    const next = nextScheduledAttempt(schedule, delivery.firstTryAt, job.scheduledAttempt);
-    outcome = next
-      ? { state: "will-retry", nextIndex: next.index, nextAt: next.at }
-      : { state: "exhausted", at: clock.now() };
-  }
-  const ended = outcome;
-  if (ended.state === "will-retry") {
-    await db.transaction(async (sql) => {
-      await endBurst(sql, delivery.deliveryId, ended, lastTry);
-      await services.jobs.enqueueDelivery(
-        sql,
-        { deliveryId: delivery.deliveryId, scheduledAttempt: ended.nextIndex },
-        ended.nextAt,
-      );
-    });
-  } else {
-    // No job to queue: the one statement is atomic on its own.
-    await endBurst(db, delivery.deliveryId, ended, lastTry);
-  }
-  services.events.emit("delivery.burst-ended", {
+  if (!lastTry) throw new Error("a burst makes at least one try");
+  return {
     deliveryId: delivery.deliveryId,
-    mediaId: delivery.mediaId,
-    state: ended.state,
-  });
+    claim: delivery.claim,
+    outcome: outcomeOf(schedule, delivery, lastTry, clock.now()),
+    lastTry,
+  };
+}
+
+/** Where a delivery stands after the burst that `last` ended. Pure. */
+export function outcomeOf(
+  schedule: Schedule,
+  delivery: Pick<ClaimedDelivery, "firstTryAt" | "scheduledAttempt">,
+  last: Pick<AttemptRecord, "succeeded">,
+  now: Date,
+): BurstOutcome {
+  if (last.succeeded) return { state: "succeeded", at: now };
+  const next = nextScheduledAttempt(schedule, delivery.firstTryAt, delivery.scheduledAttempt);
+  return next
+    ? { state: "will-retry", nextIndex: next.index, nextAt: next.at }
+    : { state: "exhausted", at: now };
+}
+
+/** A rendered body is sent from memory; a media stream is opened afresh for each try, never buffered. */
+async function bodyOf(services: Services, delivery: ClaimedDelivery): Promise<OutboundRequest["body"]> {
+  if (delivery.body) return delivery.body;
+  const key = delivery.bodyBlob;
+  if (key === undefined) throw new Error(`delivery ${delivery.deliveryId} has no body`);
+  if (delivery.callback.type !== "media") return buffer(await services.blobs.read(key));
+  const length = await services.blobs.size(key);
+  if (length === undefined)
+    throw new BlobNotFoundError(`the body of delivery ${delivery.deliveryId} is gone`);
+  return { open: () => services.blobs.read(key), length };
 }

@@ -1,24 +1,28 @@
 /**
- * Runs due delivery jobs, up to `HARK_CALLBACK_CONCURRENCY` at once in this process, each on its own: a
- * slow receiver holds up only its own delivery. One loop claims as many due jobs as there are free slots;
- * when none are due it looks again within `POLL_MS`, so a scheduled attempt starts within a second of
- * its time.
+ * Runs due deliveries, up to `HARK_CALLBACK_CONCURRENCY` bursts at once in this process, each on its own:
+ * a slow receiver holds up only its own delivery. One loop claims as many due deliveries as there are
+ * free slots (one statement); when none are due it looks again within `POLL_MS`, so a scheduled attempt
+ * starts within a second of its time. Several processes may run dispatchers on one database: a row is
+ * claimed by one of them at a time.
  *
- * Finished jobs are completed in batches, one statement at a time taking every job that finished
- * meanwhile: a slot is free again as soon as its burst has ended. A completion lost to a crash only makes
- * the job run again once its claim expires, and find nothing to do.
+ * Bursts that ended are recorded in batches, one statement taking every burst that ended meanwhile; a
+ * slot is free again as soon as its burst has ended. An outcome lost to a crash only makes its burst run
+ * again once the claim lapses.
  */
 import type { Services } from "../services.ts";
 import type { Stoppable } from "../server.ts";
-import { runScheduledAttempt } from "./deliver.ts";
+import { type Batcher, batcher } from "../store/batcher.ts";
+import { type BurstEnd, claimDue, endBursts } from "../store/deliveries.ts";
+import { claimMs, runBurst } from "./deliver.ts";
 
 export const POLL_MS = 250;
-const COMPLETE_BATCH = 500;
+const RECORD_BATCH = 500;
 
 export function startDispatcher(services: Services, concurrency: number): Stoppable {
+  const { db, clock, log, events, settings } = services;
   const running = new Set<Promise<void>>();
   let stopping = false;
-  // Set by a wake-up while the loop is busy fetching, so that the rest after it is skipped: a wake-up is
+  // Set by a wake-up while the loop is busy claiming, so that the rest after it is skipped: a wake-up is
   // never lost.
   let woken = false;
   let wakeResting: (() => void) | undefined;
@@ -36,56 +40,44 @@ export function startDispatcher(services: Services, concurrency: number): Stoppa
         resolve();
       };
     });
-  // While the last fetch filled every free slot (more may be due), a finished burst wakes the loop only
-  // once this many slots are free: one fetch then claims a batch rather than a job or two.
+  // While the last claim filled every free slot (more may be due), an ended burst wakes the loop only
+  // once this many slots are free: one claim then takes a batch rather than a delivery or two.
   const refill = Math.max(1, Math.ceil(concurrency / 10));
   let backlog = false;
 
   // Processing that ends in this process has just queued first tries: look at once rather than at the
   // next poll.
   const onEnded = () => wake();
-  services.events.on("media.ended", onEnded);
+  events.on("media.ended", onEnded);
 
-  const finished: string[] = [];
-  let completing: Promise<void> | undefined;
-  const completeAll = async () => {
-    while (finished.length > 0) {
-      const ids = finished.splice(0, COMPLETE_BATCH);
-      await services.jobs
-        .completeDeliveries(ids)
-        .catch((err) => services.log.error({ err, jobs: ids.length }, "completing delivery jobs failed"));
+  const ends: Batcher<BurstEnd & { mediaId: string }> = batcher(RECORD_BATCH, async (batch) => {
+    await endBursts(db, batch);
+    for (const end of batch) {
+      const { deliveryId, mediaId, outcome } = end;
+      events.emit("delivery.burst-ended", { deliveryId, mediaId, state: outcome.state });
     }
-    completing = undefined;
-  };
-  const complete = (id: string) => {
-    finished.push(id);
-    completing ??= completeAll();
-  };
+  });
 
   const loop = (async () => {
     while (!stopping) {
       woken = false;
       const free = concurrency - running.size;
-      const jobs =
+      const claimed =
         free > 0
-          ? await services.jobs.fetchDeliveries(free).catch((err) => {
-              services.log.error({ err }, "fetching delivery jobs failed");
-              return [];
-            })
+          ? await claimDue(db, clock.now(), free, new Date(clock.now().getTime() + claimMs(settings))).catch(
+              (err) => {
+                log.error({ err }, "claiming due deliveries failed");
+                return [];
+              },
+            )
           : [];
-      for (const job of jobs) {
-        const task = runScheduledAttempt(services, job.data)
-          .then(
-            () => complete(job.id),
-            (error: Error) => {
-              services.log.error(
-                { err: error, deliveryId: job.data.deliveryId },
-                "delivery job failed; it will run again",
-              );
-              return services.jobs.failDelivery(job.id, error);
-            },
+      for (const delivery of claimed) {
+        const task = runBurst(services, delivery)
+          .then((end) => ends.add({ ...end, mediaId: delivery.mediaId }))
+          .catch((err) =>
+            // Left claimed: the burst runs again when the claim lapses.
+            log.error({ err, deliveryId: delivery.deliveryId }, "a delivery burst failed; it will run again"),
           )
-          .catch((err) => services.log.error({ err }, "settling a delivery job failed"))
           .finally(() => {
             running.delete(task);
             if (backlog && concurrency - running.size >= refill) wake();
@@ -93,7 +85,7 @@ export function startDispatcher(services: Services, concurrency: number): Stoppa
         running.add(task);
       }
       // A full batch may mean more are due: look again at once while slots are free.
-      if (free > 0) backlog = jobs.length === free;
+      if (free > 0) backlog = claimed.length === free;
       if (!backlog || running.size >= concurrency) await rest();
     }
   })();
@@ -101,11 +93,10 @@ export function startDispatcher(services: Services, concurrency: number): Stoppa
   return {
     async stop() {
       stopping = true;
-      services.events.off("media.ended", onEnded);
+      events.off("media.ended", onEnded);
       wake();
       await loop;
       await Promise.all(running);
-      await completing;
     },
   };
 }

@@ -1,12 +1,13 @@
 /**
- * The "processing ended" transaction: the status and result, the fate of every callback, each pending
- * callback's body and its first delivery job commit together, or none of it does. Processing ends once:
- * a second call for the same item changes nothing.
+ * Processing's end: the status and result, the fate of every callback and each pending callback's body
+ * commit together in one statement, or none of it does. The callbacks' rows are their delivery queue, so
+ * the first tries are queued by that same statement. Processing ends once: a second call for the same
+ * item changes nothing.
  */
-import { prepareDeliveries } from "../callbacks/prepare.ts";
+import { deliveryFates } from "../callbacks/prepare.ts";
 import type { ErrorEntry, Message } from "../domain.ts";
 import type { Services } from "../services.ts";
-import { finishProcessing, getMedia, type Sections } from "../store/media.ts";
+import { finishProcessing, getMedia, type MediaRecord, type Sections } from "../store/media.ts";
 
 export interface ProcessingOutcome {
   status: "finished" | "failed";
@@ -21,16 +22,28 @@ export async function endProcessing(
   mediaId: string,
   outcome: ProcessingOutcome,
 ): Promise<boolean> {
-  const now = services.clock.now();
-  const ended = await services.db.transaction(async (sql) => {
-    const pending = await finishProcessing(sql, mediaId, { ...outcome, dateFinished: now });
-    if (pending === undefined) return false;
-    const media = await getMedia(sql, mediaId);
-    if (media) await prepareDeliveries(services, sql, media, pending, now);
-    return true;
-  });
-  if (!ended) return false;
+  const media = await getMedia(services.db, mediaId);
+  if (media?.status !== "running") return false;
+  const ended = endedMedia(media, outcome, services.clock.now());
+  // Rendered before the statement that decides whether this call ends processing: a call that loses a
+  // race has rendered for nothing, and nothing it rendered is kept.
+  if (!(await finishProcessing(services.db, ended, deliveryFates(ended, services.settings.publicUrl)))) {
+    return false;
+  }
   services.log.info({ mediaId, status: outcome.status }, "processing ended");
   services.events.emit("media.ended", { mediaId, status: outcome.status });
   return true;
+}
+
+/** The item as processing leaves it. Its time to live now counts from the end of processing. Pure. */
+export function endedMedia(media: MediaRecord, outcome: ProcessingOutcome, now: Date): MediaRecord {
+  return {
+    ...media,
+    status: outcome.status,
+    sections: outcome.sections,
+    errors: outcome.errors,
+    messages: outcome.messages,
+    dateFinished: now,
+    expiresOn: new Date(now.getTime() + media.timeToLiveSeconds * 1000),
+  };
 }

@@ -16,22 +16,6 @@ export interface ProcessJob {
 
 export const PROCESS_QUEUE = "process";
 
-/** A scheduled attempt of a delivery: the burst of tries it makes. */
-export interface DeliverJob {
-  kind: "deliver";
-  v: 1;
-  deliveryId: string;
-  /** Which scheduled attempt, from 0; a job for an attempt the delivery has moved past does nothing. */
-  scheduledAttempt: number;
-}
-
-export const DELIVER_QUEUE = "deliver";
-
-export interface FetchedJob<T> {
-  id: string;
-  data: T;
-}
-
 export interface ProcessQueueOptions {
   /**
    * Seconds between a worker's heartbeats on a running job; a worker that stops sending them (killed,
@@ -53,23 +37,7 @@ export interface JobQueue {
     concurrency: number,
     handler: (job: ProcessJob, attempt: { retryCount: number; final: boolean }) => Promise<void>,
   ): Promise<void>;
-  /** Queues scheduled attempt `job.scheduledAttempt` of a delivery to start at `startAfter`. */
-  enqueueDelivery(sql: Sql, job: Omit<DeliverJob, "kind" | "v">, startAfter: Date): Promise<void>;
-  /** Up to `count` delivery jobs that are due, now claimed by this process. */
-  fetchDeliveries(count: number): Promise<FetchedJob<DeliverJob>[]>;
-  /** Completes finished delivery jobs, several in one statement. */
-  completeDeliveries(ids: readonly string[]): Promise<void>;
-  /** Hands the job back, to run again (an unexpected fault, not a failed try: those are recorded). */
-  failDelivery(id: string, error: Error): Promise<void>;
   stop(): Promise<void>;
-}
-
-export interface QueueOptions {
-  /**
-   * How long a claimed delivery job may run before it counts as abandoned (its worker died) and runs
-   * again: a whole burst of tries at their time limit, and some.
-   */
-  deliveryExpireSeconds: number;
 }
 
 const PRIORITY = { low: 0, normal: 5, high: 10 } as const;
@@ -81,7 +49,6 @@ function sqlAdapter(sql: Sql) {
 export async function startJobQueue(
   url: string,
   poolSize: number,
-  queueOptions: QueueOptions,
   onError: (error: Error) => void,
 ): Promise<JobQueue> {
   // LISTEN/NOTIFY wakes a worker the moment a job is queued; polling stays on as the backstop.
@@ -108,15 +75,9 @@ export async function startJobQueue(
   await boss.createQueue(PROCESS_QUEUE, options);
   // createQueue leaves an existing queue as it was: bring its options up to this release's.
   await boss.updateQueue(PROCESS_QUEUE, options);
-  const deliverOptions = {
-    // A job comes back only when its worker died mid-burst, or hit an unexpected fault (database gone):
-    // it must keep coming back until the delivery ends; the schedule itself is walked by new jobs.
-    retryLimit: 1_000_000,
-    retryDelay: 1,
-    expireInSeconds: queueOptions.deliveryExpireSeconds,
-  };
-  await boss.createQueue(DELIVER_QUEUE, deliverOptions);
-  await boss.updateQueue(DELIVER_QUEUE, deliverOptions);
+  // Earlier releases queued callback deliveries here; the deliveries table is their queue now (migration
+  // 003 carried their times over).
+  await boss.deleteQueue("deliver");
   return {
     async enqueueProcess(sql, mediaId, priority) {
       const job: ProcessJob = { kind: "process", v: 1, mediaId };
@@ -137,20 +98,6 @@ export async function startJobQueue(
           });
         },
       );
-    },
-    async enqueueDelivery(sql, job, startAfter) {
-      const data: DeliverJob = { kind: "deliver", v: 1, ...job };
-      await boss.send(DELIVER_QUEUE, data, { startAfter, db: sqlAdapter(sql) });
-    },
-    async fetchDeliveries(count) {
-      const jobs = await boss.fetch<DeliverJob>(DELIVER_QUEUE, { batchSize: count });
-      return jobs.map((job) => ({ id: job.id, data: job.data }));
-    },
-    async completeDeliveries(ids) {
-      if (ids.length > 0) await boss.complete(DELIVER_QUEUE, [...ids]);
-    },
-    async failDelivery(id, error) {
-      await boss.fail(DELIVER_QUEUE, id, { message: error.message });
     },
     stop: () => boss.stop({ graceful: true, timeout: 30_000 }),
   };

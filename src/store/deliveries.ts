@@ -1,6 +1,11 @@
 /**
  * Callback deliveries and their attempts in PostgreSQL. A delivery moves
  * waiting → pending → trying → succeeded | will-retry (→ trying …) | exhausted, or waiting → skipped.
+ *
+ * The table is also the delivery queue (a transactional outbox): `due_at` says when a dispatcher should
+ * next take a row — its next scheduled attempt, or, while a burst runs, when the claim on it lapses.
+ * A row commits with the "processing ended" change that causes it, so the delivery and its "job" can
+ * never disagree, and claiming, recording and rescheduling are one statement each, batched.
  */
 import type { Callback } from "../api/configuration.ts";
 import type { ErrorKind } from "../callbacks/send.ts";
@@ -9,19 +14,39 @@ import type { Sql } from "./database.ts";
 export type DeliveryState =
   "waiting" | "pending" | "trying" | "succeeded" | "will-retry" | "exhausted" | "skipped";
 
+/** A delivery as the API shows it. */
 export interface DeliveryRecord {
   deliveryId: string;
   mediaId: string;
   position: number;
   callback: Callback;
   state: DeliveryState;
-  contentType: string | undefined;
-  bodyBlob: string | undefined;
   firstTryAt: Date | undefined;
   scheduledAttempt: number;
   nextTryAt: Date | undefined;
   endedAt: Date | undefined;
 }
+
+/** A delivery claimed by a dispatcher for one burst: what its tries send. */
+export interface ClaimedDelivery extends DeliveryRecord {
+  /** Identifies this claim: the burst's outcome is written only while the claim still holds. */
+  claim: string;
+  contentType: string;
+  firstTryAt: Date;
+  /** The rendered body; undefined when the bytes are in `bodyBlob`. */
+  body: Buffer | undefined;
+  /** A media callback's stream (or a body rendered by a release before the bodies moved into rows). */
+  bodyBlob: string | undefined;
+}
+
+/** What processing's end decides for a callback: never sent, or pending with the bytes every try sends. */
+export type DeliveryFate =
+  | { position: number; state: "skipped" }
+  | { position: number; state: "pending"; contentType: string; body: Buffer }
+  | { position: number; state: "pending"; contentType: string; bodyBlob: string };
+
+const RECORD_COLUMNS =
+  "delivery_id, media_id, position, callback, state, first_try_at, scheduled_attempt, next_try_at, ended_at";
 
 interface DeliveryRow {
   delivery_id: string;
@@ -29,12 +54,18 @@ interface DeliveryRow {
   position: number;
   callback: Callback;
   state: DeliveryState;
-  content_type: string | null;
-  body_blob: string | null;
   first_try_at: Date | null;
   scheduled_attempt: number;
   next_try_at: Date | null;
   ended_at: Date | null;
+}
+
+interface ClaimedRow extends DeliveryRow {
+  claim: string;
+  content_type: string;
+  first_try_at: Date;
+  body: Buffer | null;
+  body_blob: string | null;
 }
 
 function toRecord(row: DeliveryRow): DeliveryRecord {
@@ -44,8 +75,6 @@ function toRecord(row: DeliveryRow): DeliveryRecord {
     position: row.position,
     callback: row.callback,
     state: row.state,
-    contentType: row.content_type ?? undefined,
-    bodyBlob: row.body_blob ?? undefined,
     firstTryAt: row.first_try_at ?? undefined,
     scheduledAttempt: row.scheduled_attempt,
     nextTryAt: row.next_try_at ?? undefined,
@@ -55,49 +84,38 @@ function toRecord(row: DeliveryRow): DeliveryRecord {
 
 export async function deliveriesOf(sql: Sql, mediaId: string): Promise<DeliveryRecord[]> {
   const { rows } = await sql.query<DeliveryRow>(
-    "select * from deliveries where media_id = $1 order by position",
+    `select ${RECORD_COLUMNS} from deliveries where media_id = $1 order by position`,
     [mediaId],
   );
   return rows.map(toRecord);
 }
 
-/** A pending delivery's body and first try, set in the "processing ended" transaction. */
-export async function scheduleFirstTry(
-  sql: Sql,
-  deliveryId: string,
-  first: { contentType: string; bodyBlob: string; at: Date },
-): Promise<void> {
-  await sql.query(
-    `update deliveries set content_type = $2, body_blob = $3, first_try_at = $4, next_try_at = $4, scheduled_attempt = 0
-     where delivery_id = $1`,
-    [deliveryId, first.contentType, first.bodyBlob, first.at],
-  );
-}
-
-/** A callback with nothing to send (e.g. a stream the item does not have) ends here, never sent. */
-export async function skipDelivery(sql: Sql, deliveryId: string, at: Date): Promise<void> {
-  await sql.query("update deliveries set state = 'skipped', ended_at = $2 where delivery_id = $1", [
-    deliveryId,
-    at,
-  ]);
-}
-
 /**
- * Starts scheduled attempt `index`: resolves to the delivery, now trying, or to undefined when it is not
- * waiting for that attempt (it has ended, or moved past it). One round trip.
+ * Claims up to `count` deliveries that are due at `now` (oldest first) for a burst each, until
+ * `claimUntil`; rows another dispatcher holds are passed over. A row whose claim has lapsed (its
+ * dispatcher died mid-burst) is due again, and its burst runs again from the first try.
  */
-export async function startBurst(
+export async function claimDue(
   sql: Sql,
-  deliveryId: string,
-  index: number,
-): Promise<DeliveryRecord | undefined> {
-  const { rows } = await sql.query<DeliveryRow>(
-    `update deliveries set state = 'trying'
-     where delivery_id = $1 and scheduled_attempt = $2 and state in ('pending', 'will-retry', 'trying')
-     returning *`,
-    [deliveryId, index],
+  now: Date,
+  count: number,
+  claimUntil: Date,
+): Promise<ClaimedDelivery[]> {
+  const { rows } = await sql.query<ClaimedRow>(
+    `update deliveries d set state = 'trying', due_at = $3, claim = gen_random_uuid()
+     from (select delivery_id from deliveries where due_at <= $1 order by due_at limit $2 for update skip locked) due
+     where d.delivery_id = due.delivery_id
+     returning d.*`,
+    [now, count, claimUntil],
   );
-  return rows[0] && toRecord(rows[0]);
+  return rows.map((row) => ({
+    ...toRecord(row),
+    claim: row.claim,
+    contentType: row.content_type,
+    firstTryAt: row.first_try_at,
+    body: row.body ?? undefined,
+    bodyBlob: row.body_blob ?? undefined,
+  }));
 }
 
 export interface AttemptRecord {
@@ -113,32 +131,38 @@ export interface AttemptRecord {
   succeeded: boolean;
 }
 
-/** The insert of an attempt row, its parameters numbered from `$<first>`. */
-function insertAttempt(first: number): string {
-  const params = Array.from({ length: 10 }, (_, i) => `$${first + i}`).join(", ");
-  return `insert into delivery_attempts (delivery_id, scheduled_attempt, try, started_at, duration_ms, status_code,
-                                    error_kind, error_message, response_snippet, succeeded)
-     values (${params})`;
-}
+const ATTEMPT_COLUMNS = `delivery_id, scheduled_attempt, try, started_at, duration_ms, status_code, error_kind,
+  error_message, response_snippet, succeeded`;
 
-function attemptValues(attempt: AttemptRecord): unknown[] {
-  return [
-    attempt.deliveryId,
-    attempt.scheduledAttempt,
-    attempt.try,
-    attempt.startedAt,
-    attempt.durationMs,
-    attempt.statusCode ?? null,
-    attempt.errorKind ?? null,
-    attempt.errorMessage ?? null,
-    // PostgreSQL text cannot hold NUL.
-    attempt.responseSnippet?.replaceAll("\0", "") ?? null,
-    attempt.succeeded,
-  ];
-}
-
-export async function recordAttempt(sql: Sql, attempt: AttemptRecord): Promise<void> {
-  await sql.query(insertAttempt(1), attemptValues(attempt));
+/**
+ * Records a failed try that does not end its burst, and extends the claim until `claimUntil` for the
+ * next try. One statement.
+ */
+export async function recordAttempt(
+  sql: Sql,
+  attempt: AttemptRecord,
+  claim: { claim: string; until: Date },
+): Promise<void> {
+  const { deliveryId, scheduledAttempt, startedAt, durationMs, succeeded } = attempt;
+  await sql.query(
+    `with attempt as (insert into delivery_attempts (${ATTEMPT_COLUMNS})
+                      values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10))
+     update deliveries set due_at = $12 where delivery_id = $1 and claim = $11`,
+    [
+      deliveryId,
+      scheduledAttempt,
+      attempt.try,
+      startedAt,
+      durationMs,
+      attempt.statusCode ?? null,
+      attempt.errorKind ?? null,
+      attempt.errorMessage ?? null,
+      snippetText(attempt.responseSnippet),
+      succeeded,
+      claim.claim,
+      claim.until,
+    ],
+  );
 }
 
 export type BurstOutcome =
@@ -146,35 +170,58 @@ export type BurstOutcome =
   | { state: "will-retry"; nextIndex: number; nextAt: Date }
   | { state: "exhausted"; at: Date };
 
+/** How a burst ended: its outcome, and the try that ended it. */
+export interface BurstEnd {
+  deliveryId: string;
+  claim: string;
+  outcome: BurstOutcome;
+  lastTry: AttemptRecord;
+}
+
 /**
- * Where the delivery stands after a burst. `lastTry`, the try that ended the burst, is recorded in the
- * same statement: one round trip, and atomic without a transaction of its own.
+ * Records how bursts ended, any number in one statement: each last try, and where its delivery stands
+ * (scheduled for its next attempt, or ended). An outcome whose claim has lapsed and been taken over is
+ * not applied (its tries are still recorded: they happened).
  */
-export async function endBurst(
-  sql: Sql,
-  deliveryId: string,
-  outcome: BurstOutcome,
-  lastTry?: AttemptRecord,
-): Promise<void> {
-  const [update, values]: [string, unknown[]] =
-    outcome.state === "will-retry"
-      ? [
-          "update deliveries set state = 'will-retry', scheduled_attempt = $2, next_try_at = $3 where delivery_id = $1",
-          [deliveryId, outcome.nextIndex, outcome.nextAt],
-        ]
-      : [
-          "update deliveries set state = $2, next_try_at = null, ended_at = $3 where delivery_id = $1",
-          [deliveryId, outcome.state, outcome.at],
-        ];
-  if (lastTry === undefined) {
-    await sql.query(update, values);
-    return;
-  }
-  // A data-modifying WITH runs to completion whether or not the update reads it.
-  await sql.query(`with attempt as (${insertAttempt(values.length + 1)}) ${update}`, [
-    ...values,
-    ...attemptValues(lastTry),
-  ]);
+export async function endBursts(sql: Sql, ends: readonly BurstEnd[]): Promise<void> {
+  if (ends.length === 0) return;
+  const tries = ends.map((end) => end.lastTry);
+  const ended = (outcome: BurstOutcome) => (outcome.state === "will-retry" ? null : outcome.at);
+  const next = (outcome: BurstOutcome) => (outcome.state === "will-retry" ? outcome : undefined);
+  await sql.query(
+    `with attempts as (
+       insert into delivery_attempts (${ATTEMPT_COLUMNS})
+       select * from unnest($1::uuid[], $2::int[], $3::int[], $4::timestamptz[], $5::int[], $6::int[], $7::text[],
+                            $8::text[], $9::text[], $10::boolean[]))
+     update deliveries d
+     set state = o.state, scheduled_attempt = coalesce(o.next_index, d.scheduled_attempt),
+         next_try_at = o.next_at, due_at = o.next_at, ended_at = o.ended_at, claim = null
+     from unnest($1::uuid[], $11::uuid[], $12::text[], $13::int[], $14::timestamptz[], $15::timestamptz[])
+          as o(delivery_id, claim, state, next_index, next_at, ended_at)
+     where d.delivery_id = o.delivery_id and d.claim = o.claim`,
+    [
+      ends.map((end) => end.deliveryId),
+      tries.map((t) => t.scheduledAttempt),
+      tries.map((t) => t.try),
+      tries.map((t) => t.startedAt),
+      tries.map((t) => t.durationMs),
+      tries.map((t) => t.statusCode ?? null),
+      tries.map((t) => t.errorKind ?? null),
+      tries.map((t) => t.errorMessage ?? null),
+      tries.map((t) => snippetText(t.responseSnippet)),
+      tries.map((t) => t.succeeded),
+      ends.map((end) => end.claim),
+      ends.map((end) => end.outcome.state),
+      ends.map((end) => next(end.outcome)?.nextIndex ?? null),
+      ends.map((end) => next(end.outcome)?.nextAt ?? null),
+      ends.map((end) => ended(end.outcome)),
+    ],
+  );
+}
+
+/** PostgreSQL text cannot hold NUL. */
+function snippetText(snippet: string | undefined): string | null {
+  return snippet?.replaceAll("\0", "") ?? null;
 }
 
 export interface AttemptSummary {

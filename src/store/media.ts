@@ -6,6 +6,7 @@ import type { Configuration, Metadata } from "../api/configuration.ts";
 import type { ErrorEntry, MediaStatus, Message } from "../domain.ts";
 import type { Account } from "./accounts.ts";
 import type { Sql } from "./database.ts";
+import type { DeliveryFate } from "./deliveries.ts";
 
 /** The computed sections of a media document, by name (`transcript`, later the analyses). */
 export type Sections = Record<string, unknown>;
@@ -211,50 +212,56 @@ export async function recordProgress(
   );
 }
 
-export interface Outcome {
-  status: "finished" | "failed";
-  sections: Sections;
-  errors?: ErrorEntry[];
-  messages: Message[];
-  dateFinished: Date;
-}
-
 /**
- * The "processing ended" change: the status, the result and the fate of every callback, in the caller's
- * transaction. After a failure only analytics callbacks go out (spec/callbacks.md); the others are
- * skipped. Resolves to the deliveries that are now pending, for the caller to schedule in the same
- * transaction, or to undefined when the item was not running (it has ended already, or is gone).
+ * The "processing ended" change, in one statement: the item as processing left it (`ended`: status,
+ * result, dates) and the fate of each callback still waiting, with the body its tries will send. Resolves
+ * to false, changing nothing, when the item was not running (it has ended already, or is gone):
+ * processing ends once.
  */
 export async function finishProcessing(
   sql: Sql,
-  mediaId: string,
-  outcome: Outcome,
-): Promise<{ deliveryId: string; position: number }[] | undefined> {
-  const ended = await sql.query(
-    `update media set status = $2, sections = $3, errors = $4, messages = $5, date_finished = $6,
-                      expires_on = $6::timestamptz + make_interval(secs => time_to_live_seconds)
-     where media_id = $1 and status = 'running'`,
+  ended: MediaRecord,
+  fates: readonly DeliveryFate[],
+): Promise<boolean> {
+  const columns = fates.map((fate) =>
+    fate.state === "skipped"
+      ? [fate.position, fate.state, null, null, null, null]
+      : [
+          fate.position,
+          fate.state,
+          fate.contentType,
+          "body" in fate ? fate.body : null,
+          "bodyBlob" in fate ? fate.bodyBlob : null,
+          ended.dateFinished,
+        ],
+  );
+  const column = (index: number) => columns.map((row) => row[index]);
+  const { rows } = await sql.query<{ ended: number }>(
+    `with ended as (
+       update media set status = $2, sections = $3, errors = $4, messages = $5, date_finished = $6, expires_on = $7
+       where media_id = $1 and status = 'running'
+       returning media_id),
+     fates as (
+       update deliveries d
+       set state = f.state, content_type = f.content_type, body = f.body, body_blob = f.body_blob, scheduled_attempt = 0,
+           first_try_at = f.first_try_at, next_try_at = f.first_try_at, due_at = f.first_try_at,
+           ended_at = case when f.state = 'skipped' then $6::timestamptz end
+       from unnest($8::int[], $9::text[], $10::text[], $11::bytea[], $12::text[], $13::timestamptz[])
+            as f(position, state, content_type, body, body_blob, first_try_at)
+       where d.media_id in (select media_id from ended) and d.position = f.position and d.state = 'waiting')
+     select count(*)::int as ended from ended`,
     [
-      mediaId,
-      outcome.status,
-      JSON.stringify(outcome.sections),
-      outcome.errors ? JSON.stringify(outcome.errors) : null,
-      JSON.stringify(outcome.messages),
-      outcome.dateFinished,
+      ended.mediaId,
+      ended.status,
+      JSON.stringify(ended.sections),
+      ended.errors ? JSON.stringify(ended.errors) : null,
+      JSON.stringify(ended.messages),
+      ended.dateFinished,
+      ended.expiresOn,
+      ...[0, 1, 2, 3, 4, 5].map(column),
     ],
   );
-  // Processing ends once: a second run of the job (its worker thought dead) changes nothing.
-  if (ended.rowCount !== 1) return undefined;
-  const { rows } = await sql.query<{ delivery_id: string; position: number }>(
-    `with ended as (
-       update deliveries
-       set state = case when $2 = 'failed' and callback ->> 'type' <> 'analytics' then 'skipped' else 'pending' end
-       where media_id = $1 and state = 'waiting'
-       returning delivery_id, position, state)
-     select delivery_id, position from ended where state = 'pending' order by position`,
-    [mediaId, outcome.status],
-  );
-  return rows.map((row) => ({ deliveryId: row.delivery_id, position: row.position }));
+  return rows[0]?.ended === 1;
 }
 
 /**

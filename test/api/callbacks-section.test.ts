@@ -56,8 +56,6 @@ describe("callbacksSection", () => {
       position: counter - 1,
       callback,
       state,
-      contentType: "application/json",
-      bodyBlob: "media/x/callbacks/y",
       firstTryAt: state === "waiting" || state === "skipped" ? undefined : firstTry,
       scheduledAttempt: 0,
       nextTryAt,

@@ -7,16 +7,16 @@
  *
  * Case 1 cuts two kinds of delivery at once: analytics and srt callbacks whose first try was answered 503
  * (the kill lands between bursts: their next scheduled attempt is queued), and a media callback whose
- * first try is still waiting for its answer (the kill lands mid-burst: its job is claimed by a dead
- * process and comes back only when its claim expires, `deliveryExpireSeconds`; that wait dominates the
- * runtime, about 80 s).
+ * first try is still waiting for its answer (the kill lands mid-burst: it is claimed by a dead process
+ * and comes back only when the claim lapses, `claimMs`; that wait dominates the runtime).
  */
 import assert from "node:assert/strict";
 import { openAsBlob } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { deliveryExpireSeconds } from "../../src/callbacks/deliver.ts";
+import { claimMs } from "../../src/callbacks/deliver.ts";
+import { POLL_MS } from "../../src/callbacks/dispatcher.ts";
 import { processQueueOptions, SUPERVISE_INTERVAL_SECONDS } from "../../src/jobs/queue.ts";
 import { loadSettings } from "../../src/settings.ts";
 import { buildSpeech, tempDir } from "../pipeline/speech.ts";
@@ -45,12 +45,10 @@ const CALLBACK_ENV = {
 };
 const settings = loadSettings(CALLBACK_ENV);
 /**
- * After the restart: a delivery job claimed by the killed process runs again once its claim has expired
- * (found on a supervise pass, then retried a second later); a queued one runs at its time.
+ * After the restart: a delivery claimed by the killed process runs again once its claim has lapsed; one
+ * waiting for its next scheduled attempt runs at its time.
  */
-const DELIVERY_BOUND_MS =
-  (deliveryExpireSeconds(settings) + SUPERVISE_INTERVAL_SECONDS + 30) * 1000 +
-  (SCHEDULE_OFFSETS_MS.at(-1) ?? 0);
+const DELIVERY_BOUND_MS = claimMs(settings) + POLL_MS + 30_000 + (SCHEDULE_OFFSETS_MS.at(-1) ?? 0);
 /** A processing job claimed by the killed process runs again once its heartbeat has lapsed. */
 const PROCESS_BOUND_MS = (processQueueOptions.heartbeatSeconds + SUPERVISE_INTERVAL_SECONDS + 60) * 1000;
 /** The first tries' answers are seen within this of their arrival, well within the callback timeout. */

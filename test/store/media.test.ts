@@ -2,6 +2,8 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { after, before, describe, it } from "node:test";
 import { type Configuration, parseConfiguration } from "../../src/api/configuration.ts";
+import { deliveryFates } from "../../src/callbacks/prepare.ts";
+import { endedMedia, type ProcessingOutcome } from "../../src/jobs/end-processing.ts";
 import { type Account, createAccount } from "../../src/store/accounts.ts";
 import { type Database, openDatabase } from "../../src/store/database.ts";
 import {
@@ -15,6 +17,7 @@ import {
 } from "../../src/store/media.ts";
 import { migrate } from "../../src/store/migrate.ts";
 import { freshDatabase, type TestDatabase } from "../support/database.ts";
+import { finishWith } from "../support/finish.ts";
 
 const CALLBACKS = [
   { url: "https://receiver.example.com/analytics", type: "analytics" },
@@ -34,6 +37,7 @@ async function newAccount(db: Database, prefix: string): Promise<Account> {
   return { accountId: created.accountId, accountName: created.accountName };
 }
 
+const transcript = { confidence: 0, words: [], voiceActivity: [], alternateFormats: [] };
 const WITH_CALLBACKS = configuration({ publish: { callbacks: CALLBACKS } });
 const DAY = 86_400;
 
@@ -111,28 +115,44 @@ describe("media store", () => {
     );
   });
 
-  it("a finished item makes every delivery pending and returns them", async () => {
-    const media = newMedia();
+  it("a finished item makes every delivery pending, due at once with its body", async () => {
+    const media = newMedia({ originalBlob: "media/x/original" });
     await insertMedia(db, media);
     assert.equal(await startProcessing(db, media.mediaId), true);
     const dateFinished = new Date("2025-03-01T10:05:00Z");
-    const pending = await finishProcessing(db, media.mediaId, {
-      status: "finished",
-      sections: { transcript: { words: [] } },
-      messages: [],
+    const ended = await finishWith(
+      db,
+      media.mediaId,
+      { status: "finished", sections: { transcript }, messages: [] },
       dateFinished,
-    });
-    assert.deepEqual(
-      pending?.sort((a, b) => a.position - b.position),
-      media.deliveryIds.map((deliveryId, position) => ({ deliveryId, position })),
+    );
+    assert.equal(ended, true);
+    const rows = await db.query<{
+      state: string;
+      due_at: Date;
+      content_type: string;
+      body: Buffer | null;
+      body_blob: string | null;
+    }>(
+      "select state, due_at, content_type, body, body_blob from deliveries where media_id = $1 order by position",
+      [media.mediaId],
     );
     assert.deepEqual(
-      (await deliveries(media.mediaId)).map((row) => row.state),
-      ["pending", "pending", "pending"],
+      rows.rows.map((row) => [row.state, row.due_at, row.content_type, row.body_blob]),
+      [
+        ["pending", dateFinished, "application/json", null],
+        ["pending", dateFinished, "text/srt", null],
+        ["pending", dateFinished, "application/octet-stream", "media/x/original"],
+      ],
+    );
+    assert.equal(
+      JSON.parse(String(rows.rows[0]?.body)).mediaId,
+      media.mediaId,
+      "the analytics body is stored",
     );
     const found = await getMedia(db, media.mediaId);
     assert.equal(found?.status, "finished");
-    assert.deepEqual(found?.sections, { transcript: { words: [] } });
+    assert.deepEqual(found?.sections, { transcript });
     assert.deepEqual(found?.dateFinished, dateFinished);
     assert.deepEqual(found?.expiresOn, new Date(dateFinished.getTime() + DAY * 1000), "dateFinished + TTL");
   });
@@ -142,14 +162,18 @@ describe("media store", () => {
     await insertMedia(db, media);
     await startProcessing(db, media.mediaId);
     const dateFinished = new Date("2025-03-01T11:00:00Z");
-    const pending = await finishProcessing(db, media.mediaId, {
-      status: "failed",
-      sections: {},
-      errors: [{ code: 10101, error: "the media could not be decoded" }],
-      messages: [],
+    const ended = await finishWith(
+      db,
+      media.mediaId,
+      {
+        status: "failed",
+        sections: {},
+        errors: [{ code: 10101, error: "the media could not be decoded" }],
+        messages: [],
+      },
       dateFinished,
-    });
-    assert.deepEqual(pending, [{ deliveryId: media.deliveryIds[0], position: 0 }]);
+    );
+    assert.equal(ended, true);
     assert.deepEqual(
       (await deliveries(media.mediaId)).map((row) => [row.type, row.state]),
       [
@@ -167,16 +191,27 @@ describe("media store", () => {
   it("processing ends once: finishing twice changes nothing and sends no callback twice", async () => {
     const media = newMedia();
     await insertMedia(db, media);
-    const outcome = { status: "finished" as const, sections: {}, messages: [], dateFinished: new Date() };
-    assert.equal(
-      await finishProcessing(db, media.mediaId, outcome),
-      undefined,
-      "not running yet: nothing ends",
-    );
+    const outcome: ProcessingOutcome = { status: "finished", sections: { transcript }, messages: [] };
+    assert.equal(await finishWith(db, media.mediaId, outcome), false, "not running yet: nothing ends");
     await startProcessing(db, media.mediaId);
-    assert.equal((await finishProcessing(db, media.mediaId, outcome))?.length, 3);
-    const failed = { ...outcome, status: "failed" as const, errors: [{ code: 1, error: "late" }] };
-    assert.equal(await finishProcessing(db, media.mediaId, failed), undefined);
+    // Both read the item while it was running; only the first statement ends it.
+    const running = await getMedia(db, media.mediaId);
+    assert.ok(running);
+    assert.equal(await finishWith(db, media.mediaId, outcome), true);
+    const failed = endedMedia(
+      running,
+      { ...outcome, status: "failed", errors: [{ code: 1, error: "late" }] },
+      new Date(),
+    );
+    assert.equal(
+      await finishProcessing(db, failed, deliveryFates(failed, "https://hark.example.com")),
+      false,
+    );
+    assert.deepEqual(
+      (await deliveries(media.mediaId)).map((row) => row.state),
+      ["pending", "pending", "skipped"],
+      "the first end's fates stand (no original stream: the media callback is skipped)",
+    );
     assert.equal((await getMedia(db, media.mediaId))?.status, "finished", "the first end stands");
     assert.equal(await startProcessing(db, media.mediaId), false, "an ended item does not start again");
   });
@@ -260,14 +295,10 @@ describe("media store", () => {
     await insertMedia(db, media);
     assert.deepEqual(await deliveries(media.mediaId), []);
     await startProcessing(db, media.mediaId);
-    assert.deepEqual(
-      await finishProcessing(db, media.mediaId, {
-        status: "finished",
-        sections: {},
-        messages: [],
-        dateFinished: new Date(),
-      }),
-      [],
+    assert.equal(
+      await finishWith(db, media.mediaId, { status: "finished", sections: {}, messages: [] }),
+      true,
     );
+    assert.equal((await getMedia(db, media.mediaId))?.status, "finished");
   });
 });
