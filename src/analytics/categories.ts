@@ -1,0 +1,367 @@
+/**
+ * Categories: the VoiceBase `categories` section. A category is a name and a query over the transcript;
+ * it has `categoryValue` 1 when the query holds and 0 when not, and `categoryMatches[]` says where the
+ * phrases that made it hold were said. VoiceBase writes queries in its proprietary VBQL; Hark has this
+ * small language instead. Pure.
+ *
+ * Query language (keywords in any case; phrases in double or single quotes):
+ *
+ *     query    = or ;
+ *     or       = and , { "OR" , and } ;
+ *     and      = unary , { "AND" , unary } ;
+ *     unary    = "NOT" , unary
+ *              | speaker , unary
+ *              | window , unary
+ *              | "(" , or , ")"
+ *              | phrase ;
+ *     speaker  = "[" , name , "]" ;                   (* e.g. [Agent], [Speaker 1] *)
+ *     window   = ( "FIRST" | "LAST" ) , duration ;    (* e.g. FIRST 30s, LAST 2m *)
+ *     duration = number , ( "s" | "m" ) ;             (* seconds or minutes, no space *)
+ *     phrase   = '"' , words , '"' | "'" , words , "'" ;
+ *
+ * - A phrase holds when it was said, matched as `spotting.ts` describes: by lemma ("cancel" matches
+ *   "cancelled"), words in order by one speaker, with at most one other word between two of them
+ *   ("cancel account" matches "cancelled my account").
+ * - NOT binds tightest, then AND, then OR: `"a" OR "b" AND NOT "c"` is `"a" OR ("b" AND (NOT "c"))`.
+ *   AND and OR must be written out; two phrases side by side are an error, not a guess.
+ * - `[name]` keeps only what that speaker said (names compare ignoring case); `FIRST 30s` keeps only
+ *   phrases that start in the first 30 seconds of the call, `LAST 60s` in the last 60 seconds. Like NOT
+ *   they apply to what follows them: `[Agent] "a" AND "b"` restricts "a" only; write `[Agent] ("a" AND
+ *   "b")` for both. Nested restrictions all apply: `[Agent] FIRST 30s "thank you for calling"`.
+ * - `[Caller] NOT "refund"` holds when the caller never said "refund"; `NOT [Caller] "refund"` is the same.
+ *
+ * Examples: `"cancel" AND NOT "thank you"`, `[Caller] ("cancel" OR "close") AND "account"`,
+ * `[Agent] FIRST 30s ("thank you for calling" OR "how can I help")`, `LAST 60s NOT "goodbye"`.
+ */
+import type { Transcript } from "../domain.ts";
+import {
+  findPhrase,
+  indexPhrases,
+  mentionsOf,
+  phraseLemmas,
+  type Mention,
+  type PhraseMatch,
+} from "./spotting.ts";
+import { spokenWords } from "./turns.ts";
+
+/** Long enough for any real category, short enough that a query is read by people. */
+export const MAX_QUERY_LENGTH = 4000;
+
+/** Nesting of parentheses and prefixes; deeper is a mistake or an attack on the parser's stack. */
+export const MAX_QUERY_DEPTH = 32;
+
+/** The longest time window: a day, longer than any call. */
+const MAX_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+export type Query =
+  | { kind: "phrase"; text: string }
+  | { kind: "and"; operands: Query[] }
+  | { kind: "or"; operands: Query[] }
+  | { kind: "not"; operand: Query }
+  | { kind: "speaker"; speakerName: string; operand: Query }
+  | { kind: "window"; from: "start" | "end"; ms: number; operand: Query };
+
+export type QueryParse = { ok: true; query: Query } | { ok: false; error: string };
+
+export interface CategoryDefinition {
+  categoryName: string;
+  query: string;
+}
+
+/** One element of the `categories[]` section. */
+export interface CategoryResult {
+  categoryName: string;
+  categoryValue: 0 | 1;
+  /**
+   * Where the phrases that made the category hold were said, by speaker; only when `categoryValue` is 1,
+   * as VoiceBase's example shows. Empty when the category holds by absence (`NOT "goodbye"`).
+   */
+  categoryMatches?: Mention[];
+}
+
+/**
+ * Computes each category. `length` is the media's duration in ms, from which `LAST` windows count back;
+ * without it they count back from the end of the last word. Throws on a query that does not parse: queries
+ * are checked with `parseCategoryQuery` when a category is defined.
+ */
+export function categorize(
+  transcript: Pick<Transcript, "words">,
+  categories: readonly CategoryDefinition[],
+  length?: number,
+): CategoryResult[] {
+  const index = indexPhrases(transcript);
+  const phrases = new Map<string, PhraseMatch[]>();
+  const context: Context = {
+    end: length ?? spokenWords(transcript).reduce((end, word) => Math.max(end, word.e), 0),
+    find: (text) => {
+      let found = phrases.get(text);
+      if (found === undefined) {
+        found = findPhrase(index, text);
+        phrases.set(text, found);
+      }
+      return found;
+    },
+  };
+  return categories.map(({ categoryName, query }) => {
+    const parsed = parseCategoryQuery(query);
+    if (!parsed.ok) throw new Error(`category "${categoryName}": ${parsed.error}`);
+    const outcome = evaluate(parsed.query, [], context);
+    if (!outcome.holds) return { categoryName, categoryValue: 0 };
+    return { categoryName, categoryValue: 1, categoryMatches: mentionsOf(outcome.matches) };
+  });
+}
+
+interface Context {
+  /** The end of the call, in ms. */
+  end: number;
+  find: (phrase: string) => PhraseMatch[];
+}
+
+interface Outcome {
+  holds: boolean;
+  /** The phrase matches that make it hold; none when it does not hold. */
+  matches: PhraseMatch[];
+}
+
+type Filter = (match: PhraseMatch) => boolean;
+
+function evaluate(query: Query, filters: readonly Filter[], context: Context): Outcome {
+  switch (query.kind) {
+    case "phrase": {
+      const matches = context.find(query.text).filter((match) => filters.every((keep) => keep(match)));
+      return { holds: matches.length > 0, matches };
+    }
+    case "and": {
+      const outcomes = query.operands.map((operand) => evaluate(operand, filters, context));
+      const holds = outcomes.every((outcome) => outcome.holds);
+      return { holds, matches: holds ? outcomes.flatMap((outcome) => outcome.matches) : [] };
+    }
+    case "or": {
+      const outcomes = query.operands.map((operand) => evaluate(operand, filters, context));
+      return {
+        holds: outcomes.some((outcome) => outcome.holds),
+        matches: outcomes.flatMap((outcome) => outcome.matches),
+      };
+    }
+    case "not":
+      // Absence has no place in the call to point at.
+      return { holds: !evaluate(query.operand, filters, context).holds, matches: [] };
+    case "speaker": {
+      const name = query.speakerName.toLowerCase();
+      const bySpeaker: Filter = (match) => match.speakerName.toLowerCase() === name;
+      return evaluate(query.operand, [...filters, bySpeaker], context);
+    }
+    case "window": {
+      const { ms } = query;
+      const inWindow: Filter =
+        query.from === "start" ? (match) => match.s < ms : (match) => match.s >= context.end - ms;
+      return evaluate(query.operand, [...filters, inWindow], context);
+    }
+  }
+}
+
+// Parsing
+
+type Token =
+  | { kind: "phrase"; text: string; column: number }
+  | { kind: "speaker"; name: string; column: number }
+  | { kind: "open" | "close"; column: number }
+  | { kind: "word"; text: string; column: number }
+  | { kind: "end"; column: number };
+
+const KEYWORDS = new Set(["AND", "OR", "NOT", "FIRST", "LAST"]);
+const DURATION = /^(\d+(?:\.\d+)?)(s|m)$/i;
+const EXPECTED_OPERAND = 'a quoted phrase, "(", NOT, FIRST, LAST or [speaker]';
+
+/** Parses a category query, with an error that names what is wrong and the column (from 1) where. */
+export function parseCategoryQuery(text: string): QueryParse {
+  if (text.length > MAX_QUERY_LENGTH)
+    return { ok: false, error: `the query is longer than ${MAX_QUERY_LENGTH} characters` };
+  try {
+    const tokens = tokenize(text);
+    if (tokens[0]?.kind === "end") throw new QueryError("the query is empty");
+    const parser = new Parser(tokens);
+    return { ok: true, query: parser.parse() };
+  } catch (error) {
+    if (error instanceof QueryError) return { ok: false, error: error.message };
+    throw error;
+  }
+}
+
+class QueryError extends Error {}
+
+function tokenize(text: string): Token[] {
+  const tokens: Token[] = [];
+  let at = 0;
+  while (at < text.length) {
+    const char = text.charAt(at);
+    const column = at + 1;
+    if (/\s/.test(char)) {
+      at += 1;
+    } else if (char === "(" || char === ")") {
+      tokens.push({ kind: char === "(" ? "open" : "close", column });
+      at += 1;
+    } else if (char === '"' || char === "'") {
+      const close = text.indexOf(char, at + 1);
+      if (close < 0) throw new QueryError(`the phrase at column ${column} has no closing ${char}`);
+      const phrase = text
+        .slice(at + 1, close)
+        .trim()
+        .replace(/\s+/g, " ");
+      if (phrase === "") throw new QueryError(`empty phrase at column ${column}`);
+      if (phraseLemmas(phrase).length === 0)
+        throw new QueryError(`the phrase ${char}${phrase}${char} at column ${column} has no words`);
+      tokens.push({ kind: "phrase", text: phrase, column });
+      at = close + 1;
+    } else if (char === "[") {
+      const close = text.indexOf("]", at + 1);
+      if (close < 0) throw new QueryError(`the speaker at column ${column} has no closing ]`);
+      const name = text.slice(at + 1, close).trim();
+      if (name === "") throw new QueryError(`empty speaker name at column ${column}`);
+      tokens.push({ kind: "speaker", name, column });
+      at = close + 1;
+    } else if (char === "]") {
+      throw new QueryError(`unexpected ] at column ${column}`);
+    } else {
+      const word = /^[^\s"'()[\]]+/.exec(text.slice(at))?.[0] ?? char;
+      tokens.push({ kind: "word", text: word, column });
+      at += word.length;
+    }
+  }
+  tokens.push({ kind: "end", column: text.length + 1 });
+  return tokens;
+}
+
+/** Recursive descent over the grammar in the header, one method per rule. */
+class Parser {
+  private readonly tokens: Token[];
+  private position = 0;
+  private depth = 0;
+
+  constructor(tokens: Token[]) {
+    this.tokens = tokens;
+  }
+
+  parse(): Query {
+    const query = this.or();
+    const next = this.peek();
+    if (next.kind === "end") return query;
+    if (next.kind === "close") throw new QueryError(`unexpected ) at column ${next.column}: no ( to close`);
+    if (next.kind === "word" && !KEYWORDS.has(next.text.toUpperCase())) throw unknownOperator(next);
+    throw new QueryError(`expected AND or OR before ${describe(next)} at column ${next.column}`);
+  }
+
+  private or(): Query {
+    const operands = [this.and()];
+    while (this.keyword("OR")) operands.push(this.and());
+    return operands.length === 1 && operands[0] !== undefined ? operands[0] : { kind: "or", operands };
+  }
+
+  private and(): Query {
+    const operands = [this.unary()];
+    while (this.keyword("AND")) operands.push(this.unary());
+    return operands.length === 1 && operands[0] !== undefined ? operands[0] : { kind: "and", operands };
+  }
+
+  private unary(): Query {
+    this.depth += 1;
+    if (this.depth > MAX_QUERY_DEPTH)
+      throw new QueryError(`the query nests more than ${MAX_QUERY_DEPTH} levels deep`);
+    const query = this.operand();
+    this.depth -= 1;
+    return query;
+  }
+
+  private operand(): Query {
+    const token = this.next();
+    switch (token.kind) {
+      case "phrase":
+        return { kind: "phrase", text: token.text };
+      case "speaker":
+        return { kind: "speaker", speakerName: token.name, operand: this.unary() };
+      case "open": {
+        if (this.peek().kind === "close") throw new QueryError(`empty parentheses at column ${token.column}`);
+        const query = this.or();
+        const close = this.next();
+        if (close.kind === "close") return query;
+        if (close.kind === "end") throw new QueryError(`missing ) to close the ( at column ${token.column}`);
+        if (close.kind === "word" && !KEYWORDS.has(close.text.toUpperCase())) throw unknownOperator(close);
+        throw new QueryError(`expected AND, OR or ) before ${describe(close)} at column ${close.column}`);
+      }
+      case "close":
+        throw new QueryError(`expected ${EXPECTED_OPERAND} at column ${token.column}, found )`);
+      case "end": {
+        const previous = this.tokens[this.position - 1];
+        const after = previous?.kind === "word" ? ` after ${previous.text.toUpperCase()}` : "";
+        throw new QueryError(`the query ends${after} where ${EXPECTED_OPERAND} was expected`);
+      }
+      case "word": {
+        const keyword = token.text.toUpperCase();
+        if (keyword === "NOT") return { kind: "not", operand: this.unary() };
+        if (keyword === "FIRST" || keyword === "LAST") {
+          const ms = this.duration(keyword, token.column);
+          return { kind: "window", from: keyword === "FIRST" ? "start" : "end", ms, operand: this.unary() };
+        }
+        if (keyword === "AND" || keyword === "OR")
+          throw new QueryError(`expected ${EXPECTED_OPERAND} before ${keyword} at column ${token.column}`);
+        throw unknownOperator(token);
+      }
+    }
+  }
+
+  private duration(keyword: string, column: number): number {
+    const token = this.next();
+    const match = token.kind === "word" ? DURATION.exec(token.text) : null;
+    const amount = Number(match?.[1]);
+    if (match === null || !(amount > 0))
+      throw new QueryError(`${keyword} at column ${column} needs a duration such as 30s or 2m`);
+    const ms = amount * (match[2]?.toLowerCase() === "m" ? 60_000 : 1000);
+    if (ms > MAX_WINDOW_MS) throw new QueryError(`the ${keyword} window is longer than a day`);
+    return ms;
+  }
+
+  /** Consumes the keyword if it comes next. */
+  private keyword(keyword: string): boolean {
+    const token = this.peek();
+    if (token.kind !== "word" || token.text.toUpperCase() !== keyword) return false;
+    this.position += 1;
+    return true;
+  }
+
+  private peek(): Token {
+    return this.tokens[this.position] ?? this.tokens[this.tokens.length - 1] ?? { kind: "end", column: 1 };
+  }
+
+  private next(): Token {
+    const token = this.peek();
+    if (token.kind !== "end") this.position += 1;
+    return token;
+  }
+}
+
+function unknownOperator(token: { text: string; column: number }): QueryError {
+  if (token.text.toUpperCase() === "SELECT")
+    return new QueryError(
+      `VBQL statements are not supported (column ${token.column}); write only the condition, such as "hello" AND NOT "goodbye"`,
+    );
+  return new QueryError(
+    `unknown operator "${token.text}" at column ${token.column}: use AND, OR, NOT, FIRST, LAST or [speaker], and put words to find in quotes`,
+  );
+}
+
+function describe(token: Token): string {
+  switch (token.kind) {
+    case "phrase":
+      return `the phrase "${token.text}"`;
+    case "speaker":
+      return `[${token.name}]`;
+    case "open":
+      return "(";
+    case "close":
+      return ")";
+    case "word":
+      return token.text.toUpperCase();
+    case "end":
+      return "the end";
+  }
+}

@@ -1,0 +1,25 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { sentencesOf } from "../../src/analytics/sentences.ts";
+import { conversation } from "./transcript.ts";
+
+describe("sentencesOf", () => {
+  test("the transcript's full stops and turn changes end sentences", () => {
+    const transcript = conversation([
+      ["Agent", "hello. how are you"],
+      ["Caller", "fine thanks"],
+    ]);
+    assert.deepEqual(
+      sentencesOf(transcript).map(({ speakerName, turn, words }) => [
+        speakerName,
+        turn,
+        words.map((word) => word.w).join(" "),
+      ]),
+      [
+        ["Agent", 0, "Hello"],
+        ["Agent", 0, "How are you"],
+        ["Caller", 1, "Fine thanks"],
+      ],
+    );
+  });
+});
