@@ -37,6 +37,14 @@ export const errorCodes = {
   unsupportedMediaType: { code: 11007, status: 415 },
   featureUnsupported: { code: 11009, status: 400 },
   recognitionFailed: { code: 11101, status: 500 },
+  spottingGroupInvalid: { code: 11201, status: 400 },
+  categoryInvalid: { code: 11202, status: 400 },
+  categoryQueryInvalid: { code: 11203, status: 400 },
+  classifierInvalid: { code: 11204, status: 400 },
+  classifierTrainingFailed: { code: 11205, status: 400 },
+  definitionNameMismatch: { code: 11206, status: 400 },
+  /** An upload names a spotting group, category or classifier the account has not defined. */
+  definitionNotFound: { code: 11207, status: 400 },
   internal: { code: 11999, status: 500 },
 } as const satisfies Record<string, { code: number; status: number }>;
 
@@ -45,6 +53,8 @@ export type ErrorName = keyof typeof errorCodes;
 /** Codes of the warnings (`messages[]`) a finished media item may carry. */
 export const messageCodes = {
   noSpeech: 12001,
+  /** A spotting group, category or classifier the configuration named was deleted before processing ran. */
+  definitionMissing: 12002,
 } as const;
 
 export function errorEntry(errorName: ErrorName, message: string): ErrorEntry {

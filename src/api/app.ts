@@ -9,12 +9,14 @@ import Fastify, {
   type FastifyBaseLogger,
   type FastifyError,
   type FastifyInstance,
+  type FastifyReply,
   LogController,
 } from "fastify";
 import { ApiError, type ErrorEnvelope, errorEntry } from "../errors.ts";
 import type { Services } from "../services.ts";
 import { registerAdminRoutes } from "./admin-accounts.ts";
 import { requireAccount } from "./auth.ts";
+import { registerDefinitionRoutes } from "./definitions.ts";
 import { registerMediaReadRoutes } from "./media-read.ts";
 import { registerStreamRoutes } from "./media-streams.ts";
 import { registerTranscriptRoutes } from "./media-transcript.ts";
@@ -24,6 +26,19 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: services.log as FastifyBaseLogger,
     genReqId: () => randomUUID(),
+    // Definition names in paths may be longer than find-my-way's default 100 characters; validation says
+    // how long each may be, in the envelope.
+    routerOptions: { maxParamLength: 1000 },
+    // A URL the router cannot take apart (bad escapes, an overlong segment) still gets the envelope.
+    frameworkErrors: (error, request, reply) => {
+      const body: ErrorEnvelope = {
+        status: 400,
+        errors: [errorEntry("invalidRequest", `The URL cannot be routed: ${error.message}`)],
+        reference: request.id,
+      };
+      // The reply's generics here describe no route; it is an ordinary reply.
+      return (reply as FastifyReply).status(400).send(body);
+    },
     logController: new LogController({
       requestIdLogLabel: "reference",
       disableRequestLogging: services.settings.logLevel !== "debug" && services.settings.logLevel !== "trace",
@@ -64,6 +79,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     registerMediaReadRoutes(v3, services);
     registerTranscriptRoutes(v3, services);
     registerStreamRoutes(v3, services);
+    registerDefinitionRoutes(v3, services);
   });
   return app;
 }
