@@ -172,6 +172,17 @@ export function detect(
   });
 }
 
+/** What is wrong with a detector request, in words, or undefined when `detect` can run it. */
+export function detectorRequestFault(request: DetectorRequest): string | undefined {
+  try {
+    plan(request);
+    return undefined;
+  } catch (error) {
+    if (error instanceof DetectorRequestError) return error.message;
+    throw error;
+  }
+}
+
 /** The Luhn (mod 10) check every payment card number passes. */
 export function luhnValid(digits: string): boolean {
   if (!/^\d+$/u.test(digits)) return false;

@@ -26,6 +26,14 @@ export const INCLUDE_SECTIONS = [
   "messages",
 ] as const;
 
+/** VoiceBase's metric groups; `talk-style-tone-and-volume` needs voice features Hark does not measure. */
+export const METRIC_GROUP_NAMES = [
+  "overtalk",
+  "sentiment",
+  "talk-style-tone-and-volume",
+  "talk-time-and-rate",
+] as const;
+
 export const CALLBACK_TYPES = ["analytics", "transcript", "media"] as const;
 export const TRANSCRIPT_FORMATS = ["json", "text", "srt", "webvtt", "dfxp"] as const;
 export const STREAM_NAMES = ["original", "redacted-audio"] as const;
@@ -99,7 +107,11 @@ export const configurationSchema = object({
       }),
     },
   }),
-  metrics: { type: "array", items: object({ metricGroupName: string }) },
+  metrics: {
+    type: "array",
+    uniqueItems: true,
+    items: object({ metricGroupName: { enum: METRIC_GROUP_NAMES } }, ["metricGroupName"]),
+  },
   spotting: object({
     groups: {
       type: "array",
@@ -114,7 +126,13 @@ export const configurationSchema = object({
     contentFiltering: object({ enableProfanityFiltering: boolean }),
   }),
   vocabularies: { type: "array", items: { type: "object" } },
-  categories: { type: "array", items: object({ allCategories: boolean, categoryName: string }) },
+  categories: {
+    type: "array",
+    maxItems: 1000,
+    items: object({ allCategories: boolean, categoryName: { type: "string", minLength: 1 } }),
+  },
+  speakerSentiments: boolean,
+  conversation: object({ verbNounPairsEnabled: boolean }),
   publish: object(
     {
       callbacks: { type: "array", items: callback, maxItems: MAX_CALLBACKS },

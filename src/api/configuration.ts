@@ -4,6 +4,9 @@
  * texts and the URL policy.
  */
 import { Ajv, type ErrorObject } from "ajv";
+import type { AnalysisPlan } from "../analytics/analyse.ts";
+import { type DetectorRequest, detectorRequestFault } from "../analytics/detectors.ts";
+import { type ConversationRoles, defaultRoles, type MetricGroupName } from "../analytics/metrics.ts";
 import type { TranscriptFormat } from "../domain.ts";
 import { type ErrorEntry, errorEntry } from "../errors.ts";
 import { isPublicAddress } from "../net/address.ts";
@@ -11,6 +14,7 @@ import {
   type CALLBACK_TYPES,
   configurationSchema,
   type INCLUDE_SECTIONS,
+  type METRIC_GROUP_NAMES,
   metadataSchema,
   type STREAM_NAMES,
 } from "./configuration-schema.ts";
@@ -29,6 +33,8 @@ export interface SpeakerChannel {
   speakerName: string;
   /** A channel index of the media, or the whole mix. */
   channel: number | "mix";
+  /** `speakerRole` as configured: "agent" and "caller" name the parties of conversation metrics. */
+  speakerRole?: string;
 }
 
 export interface Configuration {
@@ -37,6 +43,7 @@ export interface Configuration {
   speakers: SpeakerChannel[];
   priority: "low" | "normal" | "high";
   callbacks: Callback[];
+  analyses: AnalysisPlan;
   timeToLiveInSeconds?: number;
 }
 
@@ -81,7 +88,12 @@ export function parseConfiguration(text: string | undefined, policy: UrlPolicy):
     };
   }
   const config = raw as ConfigurationInput;
-  const errors = [...unsupportedFeatures(config), ...ingestFaults(config), ...callbackFaults(config, policy)];
+  const errors = [
+    ...unsupportedFeatures(config),
+    ...ingestFaults(config),
+    ...analysisFaults(config),
+    ...callbackFaults(config, policy),
+  ];
   if (errors.length > 0) return { ok: false, errors };
   return {
     ok: true,
@@ -90,6 +102,7 @@ export function parseConfiguration(text: string | undefined, policy: UrlPolicy):
       speakers: speakersOf(config),
       priority: config.priority ?? "normal",
       callbacks: (config.publish?.callbacks ?? []).map(normaliseCallback),
+      analyses: analysisPlan(config),
       ...(config.timeToLiveInSeconds !== undefined && { timeToLiveInSeconds: config.timeToLiveInSeconds }),
     },
   };
@@ -134,6 +147,7 @@ interface CallbackInput {
 
 interface ChannelInput {
   speakerName?: string;
+  speakerRole?: string;
   ignore?: boolean;
 }
 
@@ -147,6 +161,16 @@ interface ConfigurationInput {
     tracks?: unknown[];
   };
   publish?: { callbacks: CallbackInput[] };
+  knowledge?: { enableDiscovery?: boolean };
+  spotting?: { groups?: { groupName: string }[] };
+  prediction?: {
+    detectors?: DetectorRequest[];
+    classifiers?: { classifierId?: string; classifierName?: string }[];
+  };
+  metrics?: { metricGroupName: (typeof METRIC_GROUP_NAMES)[number] }[];
+  categories?: { allCategories?: boolean; categoryName?: string }[];
+  speakerSentiments?: boolean;
+  conversation?: { verbNounPairsEnabled?: boolean };
   timeToLiveInSeconds?: number;
   [section: string]: unknown;
 }
@@ -212,17 +236,7 @@ function article(type: string): string {
  * for keyword spotting must not get a result that silently lacks it.
  */
 function unsupportedFeatures(config: ConfigurationInput): ErrorEntry[] {
-  const unsupported = [
-    "knowledge",
-    "transcript",
-    "searchability",
-    "prediction",
-    "metrics",
-    "spotting",
-    "vocabularies",
-    "categories",
-    "encryption",
-  ] as const;
+  const unsupported = ["transcript", "searchability", "vocabularies", "encryption"] as const;
   const errors = unsupported
     .filter((name) => config[name] !== undefined)
     .map((name) =>
@@ -248,15 +262,14 @@ function unsupportedFeatures(config: ConfigurationInput): ErrorEntry[] {
       ),
     );
   }
-  (config.publish?.callbacks ?? []).forEach((callback, index) => {
-    if (callback.stream !== "redacted-audio") return;
+  if (config.metrics?.some((metric) => metric.metricGroupName === "talk-style-tone-and-volume")) {
     errors.push(
       errorEntry(
         "featureUnsupported",
-        `configuration.publish.callbacks[${index}].stream redacted-audio needs redaction, which this version of Hark does not do; use original`,
+        "configuration.metrics talk-style-tone-and-volume needs voice features (pitch, energy) that Hark does not measure; remove it",
       ),
     );
-  });
+  }
   if (config.ingest?.tracks !== undefined) {
     errors.push(
       errorEntry(
@@ -293,8 +306,109 @@ function speakersOf(config: ConfigurationInput): SpeakerChannel[] {
   const channels = ingest?.stereo ? [ingest.stereo.left, ingest.stereo.right] : ingest?.channels;
   if (!channels) return [{ speakerName: ingest?.speakerName ?? "Speaker", channel: "mix" }];
   return channels.flatMap((channel, index) =>
-    channel.ignore ? [] : [{ speakerName: channel.speakerName ?? `Speaker ${index + 1}`, channel: index }],
+    channel.ignore
+      ? []
+      : [
+          {
+            speakerName: channel.speakerName ?? `Speaker ${index + 1}`,
+            channel: index,
+            ...(channel.speakerRole !== undefined && { speakerRole: channel.speakerRole }),
+          },
+        ],
   );
+}
+
+/**
+ * What to analyse. Knowledge, sentiment by turn and verb-noun pairs are computed unless turned off (they
+ * need nothing but the transcript); spotting, prediction, metrics and categories when asked for, as
+ * VoiceBase does.
+ */
+function analysisPlan(config: ConfigurationInput): AnalysisPlan {
+  const categories = config.categories ?? [];
+  return {
+    knowledge: config.knowledge?.enableDiscovery ?? true,
+    speakerSentiments: config.speakerSentiments ?? true,
+    verbNounPairs: config.conversation?.verbNounPairsEnabled ?? true,
+    metricGroups: (config.metrics ?? [])
+      .map((metric) => metric.metricGroupName)
+      .filter((name): name is MetricGroupName => name !== "talk-style-tone-and-volume"),
+    spottingGroups: (config.spotting?.groups ?? []).map((group) => group.groupName),
+    categories: categories.some((category) => category.allCategories)
+      ? "all"
+      : categories.flatMap((category) =>
+          category.categoryName === undefined ? [] : [category.categoryName],
+        ),
+    detectors: detectorsOf(config),
+    classifiers: (config.prediction?.classifiers ?? []).flatMap((classifier) => {
+      const ref = classifier.classifierId ?? classifier.classifierName;
+      return ref === undefined ? [] : [ref];
+    }),
+  };
+}
+
+/**
+ * The detectors asked for. A built-in detector's id is its name (`GET /v3/definition/prediction/detectors`),
+ * so one named by id alone is named.
+ */
+function detectorsOf(config: ConfigurationInput): DetectorRequest[] {
+  return (config.prediction?.detectors ?? []).map((detector) =>
+    detector.detectorName === undefined && detector.detectorId !== undefined
+      ? { ...detector, detectorName: detector.detectorId }
+      : detector,
+  );
+}
+
+function analysisFaults(config: ConfigurationInput): ErrorEntry[] {
+  const errors: ErrorEntry[] = [];
+  detectorsOf(config).forEach((detector, index) => {
+    const fault = detectorRequestFault(detector);
+    if (fault)
+      errors.push(
+        errorEntry("configurationInvalid", `configuration.prediction.detectors[${index}]: ${fault}`),
+      );
+  });
+  (config.prediction?.classifiers ?? []).forEach((classifier, index) => {
+    if (classifier.classifierId === undefined && classifier.classifierName === undefined) {
+      errors.push(
+        errorEntry(
+          "configurationInvalid",
+          `configuration.prediction.classifiers[${index}] names no classifier; give classifierId or classifierName`,
+        ),
+      );
+    }
+  });
+  (config.categories ?? []).forEach((category, index) => {
+    if ((category.allCategories === true) === (category.categoryName !== undefined)) {
+      errors.push(
+        errorEntry(
+          "configurationInvalid",
+          `configuration.categories[${index}] must have either categoryName or allCategories: true`,
+        ),
+      );
+    }
+  });
+  const redactsAudio = (config.prediction?.detectors ?? []).some((detector) => detector.redactor?.audio);
+  (config.publish?.callbacks ?? []).forEach((callback, index) => {
+    if (callback.stream === "redacted-audio" && !redactsAudio) {
+      errors.push(
+        errorEntry(
+          "configurationInvalid",
+          `configuration.publish.callbacks[${index}].stream redacted-audio needs a detector with redactor.audio in configuration.prediction.detectors`,
+        ),
+      );
+    }
+  });
+  return errors;
+}
+
+/** Who the agent and the caller are: the configured speaker roles, else what the speakers' names say. */
+export function conversationRoles(speakers: readonly SpeakerChannel[]): ConversationRoles {
+  const named = (role: string) =>
+    speakers.find((speaker) => speaker.speakerRole?.toLowerCase() === role)?.speakerName;
+  const agent = named("agent");
+  const caller = named("caller");
+  if (agent === undefined && caller === undefined) return defaultRoles(speakers.map((s) => s.speakerName));
+  return { ...(agent !== undefined && { agent }), ...(caller !== undefined && { caller }) };
 }
 
 function callbackFaults(config: ConfigurationInput, policy: UrlPolicy): ErrorEntry[] {

@@ -4,7 +4,8 @@
  */
 import type { Transcript } from "../domain.ts";
 import type { MediaRecord } from "../store/media.ts";
-import type { IncludeSection } from "./configuration.ts";
+import type { IncludeSection, StreamName } from "./configuration.ts";
+import { STREAM_NAMES } from "./configuration-schema.ts";
 
 /** The VoiceBase media format this document follows. */
 export const FORMAT_VERSION = "3.0.7";
@@ -19,16 +20,18 @@ export interface Stream {
   streamLocation: string;
 }
 
-/** The streams a media item has: its original bytes once stored. */
+/** Where a stream's bytes are stored, if the item has that stream. */
+export function streamBlob(media: MediaRecord, name: StreamName): string | undefined {
+  return name === "original" ? media.originalBlob : media.redactedBlob;
+}
+
+/** The streams a media item has: its original bytes once stored, the redacted audio once made. */
 export function streamsOf(media: MediaRecord, publicUrl: string): Stream[] {
-  if (media.originalBlob === undefined) return [];
-  return [
-    {
-      status: "available",
-      streamName: "original",
-      streamLocation: `${mediaUrl(publicUrl, media.mediaId)}/streams/original`,
-    },
-  ];
+  return STREAM_NAMES.filter((name) => streamBlob(media, name) !== undefined).map((name) => ({
+    status: "available",
+    streamName: name,
+    streamLocation: `${mediaUrl(publicUrl, media.mediaId)}/streams/${name}`,
+  }));
 }
 
 /** The fields every document carries, whatever `include` says. */

@@ -12,6 +12,7 @@ import { ApiError, type ErrorEntry, errorEntry } from "../errors.ts";
 import { contentTypeOfFileName, UNKNOWN_CONTENT_TYPE } from "../jobs/media-content-type.ts";
 import type { Services } from "../services.ts";
 import { getMedia, insertMedia } from "../store/media.ts";
+import { definitionsFor } from "../jobs/definitions-for.ts";
 import { checkOutboundUrl, parseConfiguration, parseMetadata } from "./configuration.ts";
 import { mediaDocument } from "./media-document.ts";
 
@@ -48,6 +49,14 @@ export function registerUploadRoute(app: FastifyInstance, services: Services): v
       if (!metadata.ok) faults.push(...metadata.errors);
       const mediaUrl = received.texts.mediaUrl?.trim() || undefined;
       faults.push(...sourceFaults(received, mediaUrl, settings));
+      if (configuration.ok) {
+        const { missing } = await definitionsFor(db, request.account.accountId, configuration.value.analyses);
+        for (const name of missing) {
+          faults.push(
+            errorEntry("definitionNotFound", `${name} is not defined in this account; define it first`),
+          );
+        }
+      }
       const [first, ...rest] = faults;
       if (first) throw ApiError.of(first, ...rest);
       if (!configuration.ok || !metadata.ok) throw new Error("unreachable");

@@ -28,3 +28,7 @@ export function mediaPrefix(mediaId: string): string {
 export function originalKey(mediaId: string): string {
   return `${mediaPrefix(mediaId)}original`;
 }
+
+export function redactedAudioKey(mediaId: string): string {
+  return `${mediaPrefix(mediaId)}redacted-audio`;
+}

@@ -4,6 +4,7 @@
  * callback, the stream to send; one with nothing to send (a transcript after failed processing, a stream
  * the item does not have) is skipped. Pure.
  */
+import { streamBlob } from "../api/media-document.ts";
 import type { DeliveryFate } from "../store/deliveries.ts";
 import type { MediaRecord } from "../store/media.ts";
 import { renderCallbackBody } from "./render-body.ts";
@@ -14,9 +15,9 @@ export function deliveryFates(media: MediaRecord, publicUrl: string): DeliveryFa
     const body = renderCallbackBody(callback, media, publicUrl);
     if (body && "bytes" in body)
       return { position, state: "pending", contentType: body.contentType, body: body.bytes };
-    if (body && media.originalBlob !== undefined) {
-      return { position, state: "pending", contentType: body.contentType, bodyBlob: media.originalBlob };
-    }
+    const blob = body && "stream" in body ? streamBlob(media, body.stream) : undefined;
+    if (body && blob !== undefined)
+      return { position, state: "pending", contentType: body.contentType, bodyBlob: blob };
     return { position, state: "skipped" };
   });
 }

@@ -38,7 +38,7 @@ export function renderCallbackBody(
       };
     }
     case "media":
-      if (media.status !== "finished" || callback.stream !== "original") return undefined;
+      if (media.status !== "finished") return undefined;
       return { contentType: MEDIA_CONTENT_TYPE, stream: callback.stream };
   }
 }

@@ -14,6 +14,8 @@ export interface ProcessingOutcome {
   sections: Sections;
   messages: Message[];
   errors?: ErrorEntry[];
+  /** The `redacted-audio` stream, when processing made one. */
+  redactedBlob?: string;
 }
 
 /** Resolves to whether this call ended the item's processing. */
@@ -45,5 +47,6 @@ export function endedMedia(media: MediaRecord, outcome: ProcessingOutcome, now: 
     messages: outcome.messages,
     dateFinished: now,
     expiresOn: new Date(now.getTime() + media.timeToLiveSeconds * 1000),
+    redactedBlob: outcome.redactedBlob,
   };
 }

@@ -1,14 +1,18 @@
 /**
  * The "process" job: from an accepted upload to a finished (or failed) media item. Fetches a `mediaUrl`
- * when there is one, probes and transcribes the audio, assembles the transcript, and ends with the
- * "processing ended" transaction.
+ * when there is one, probes and transcribes the audio, assembles the transcript, runs the analyses the
+ * configuration asks for (making the redacted audio when a detector says so), and ends with the
+ * "processing ended" statement.
  *
  * A job may run more than once (a worker killed mid-way hands it to another): an item that has already
  * ended is left alone, and everything before the final transaction can be redone.
  */
+import { createReadStream } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
-import { originalKey } from "../blobs/blob-store.ts";
+import { type Analysis, analyse, NO_ANALYSES } from "../analytics/analyse.ts";
+import { conversationRoles } from "../api/configuration.ts";
+import { originalKey, redactedAudioKey } from "../blobs/blob-store.ts";
 import type { ErrorEntry, Message, Transcript } from "../domain.ts";
 import { errorEntry, messageCodes } from "../errors.ts";
 import { alternateFormats } from "../formats/index.ts";
@@ -16,6 +20,7 @@ import { assembleTranscript } from "../pipeline/assemble.ts";
 import { DecodeError } from "../pipeline/decode.ts";
 import { RecognitionError } from "../pipeline/pocketsphinx.ts";
 import { probeMedia, UndecodableMediaError } from "../pipeline/probe.ts";
+import { redactAudio } from "../pipeline/redact-audio.ts";
 import { transcribeMedia } from "../pipeline/transcribe.ts";
 import type { Services } from "../services.ts";
 import {
@@ -28,6 +33,7 @@ import {
   type Sections,
   startProcessing,
 } from "../store/media.ts";
+import { definitionsFor } from "./definitions-for.ts";
 import { downloadMedia, MediaDownloadError } from "./download-media.ts";
 import { endProcessing } from "./end-processing.ts";
 import { contentTypeOfContainer } from "./media-content-type.ts";
@@ -71,7 +77,7 @@ export async function processMedia(
 async function transcribe(
   services: Services,
   media: MediaRecord,
-): Promise<{ sections: Sections; messages: Message[] }> {
+): Promise<{ sections: Sections; messages: Message[]; redactedBlob?: string }> {
   const { db, blobs, settings } = services;
   const mediaId = media.mediaId;
   await recordProgress(db, mediaId, "ingest", { status: "started" });
@@ -119,8 +125,47 @@ async function transcribe(
     if (!assembled.words.some((word) => word.m === undefined)) {
       messages.push({ code: messageCodes.noSpeech, message: "No speech was recognised in the media" });
     }
-    return { sections: { transcript }, messages };
+
+    await recordProgress(db, mediaId, "analyse", { status: "started" });
+    // Items uploaded before analyses existed have no plan.
+    const plan = media.configuration.analyses ?? NO_ANALYSES;
+    const { definitions, missing: deleted } = await definitionsFor(db, media.account.accountId, plan);
+    for (const name of deleted) {
+      messages.push({
+        code: messageCodes.definitionMissing,
+        message: `${name} was deleted after the upload; its section leaves it out`,
+      });
+    }
+    const analysis = analyse(transcript, plan, definitions, {
+      roles: conversationRoles(speakers),
+      lengthMs: probe.lengthMs,
+    });
+    const redactedBlob = await makeRedactedAudio(services, media.mediaId, file, analysis, tempDir);
+    await recordProgress(db, mediaId, "analyse", { status: "finished" });
+    return { sections: analysis.sections, messages, ...(redactedBlob !== undefined && { redactedBlob }) };
   });
+}
+
+/** The `redacted-audio` stream, when a detector asks for one: the original with a tone over each finding. */
+async function makeRedactedAudio(
+  services: Services,
+  mediaId: string,
+  original: string,
+  analysis: Analysis,
+  tempDir: string,
+): Promise<string | undefined> {
+  const redaction = analysis.audioRedaction;
+  if (!redaction) return undefined;
+  // No extension: the output keeps the original's container.
+  const output = path.join(tempDir, `${mediaId}-redacted`);
+  try {
+    await redactAudio(original, output, redaction.ranges, redaction);
+    const key = redactedAudioKey(mediaId);
+    await services.blobs.put(key, createReadStream(output));
+    return key;
+  } finally {
+    await fs.rm(output, { force: true });
+  }
 }
 
 async function fetchMediaUrl(services: Services, media: MediaRecord): Promise<string> {

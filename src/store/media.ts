@@ -27,6 +27,8 @@ export interface MediaRecord {
   mediaContentType: string | undefined;
   originalBlob: string | undefined;
   originalBytes: number | undefined;
+  /** The `redacted-audio` stream, once processing has made one. */
+  redactedBlob: string | undefined;
   lengthMs: number | undefined;
   sections: Sections;
   errors: ErrorEntry[] | undefined;
@@ -95,6 +97,7 @@ interface MediaRow {
   media_content_type: string | null;
   original_blob: string | null;
   original_bytes: number | null;
+  redacted_blob: string | null;
   length_ms: number | null;
   sections: Sections;
   errors: ErrorEntry[] | null;
@@ -117,6 +120,7 @@ function toRecord(row: MediaRow): MediaRecord {
     mediaContentType: row.media_content_type ?? undefined,
     originalBlob: row.original_blob ?? undefined,
     originalBytes: row.original_bytes ?? undefined,
+    redactedBlob: row.redacted_blob ?? undefined,
     lengthMs: row.length_ms ?? undefined,
     sections: row.sections,
     errors: row.errors ?? undefined,
@@ -238,7 +242,8 @@ export async function finishProcessing(
   const column = (index: number) => columns.map((row) => row[index]);
   const { rows } = await sql.query<{ ended: number }>(
     `with ended as (
-       update media set status = $2, sections = $3, errors = $4, messages = $5, date_finished = $6, expires_on = $7
+       update media set status = $2, sections = $3, errors = $4, messages = $5, date_finished = $6, expires_on = $7,
+                        redacted_blob = $14
        where media_id = $1 and status = 'running'
        returning media_id),
      fates as (
@@ -259,6 +264,7 @@ export async function finishProcessing(
       ended.dateFinished,
       ended.expiresOn,
       ...[0, 1, 2, 3, 4, 5].map(column),
+      ended.redactedBlob ?? null,
     ],
   );
   return rows[0]?.ended === 1;

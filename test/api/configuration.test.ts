@@ -207,27 +207,94 @@ describe("configuration", () => {
     );
   });
 
-  test("VoiceBase sections Hark does not compute yet are refused, not silently ignored", () => {
-    const [fault] = faults({ spotting: { groups: [{ groupName: "competitors" }] } });
+  test("VoiceBase sections Hark does not compute are refused, not silently ignored", () => {
+    const [fault] = faults({ vocabularies: [{ terms: ["Hark"] }] });
     assert.equal(fault?.code, 11009);
-    assert.match(fault?.error ?? "", /configuration\.spotting is not supported/);
+    assert.match(fault?.error ?? "", /configuration\.vocabularies is not supported/);
     assert.equal(faults({ speechModel: { language: "fr-FR" } })[0]?.code, 11009);
     accepted({ speechModel: { language: "en-US" } });
+    const [voice] = faults({ metrics: [{ metricGroupName: "talk-style-tone-and-volume" }] });
+    assert.equal(voice?.code, 11009);
+    assert.match(voice?.error ?? "", /voice features/);
   });
 
-  test("a media callback of the redacted-audio stream is refused with 11009, naming redacted-audio", () => {
-    const found = faults({
-      publish: {
-        callbacks: [
-          { url: "https://example.com/original", type: "media", stream: "original" },
-          { url: "https://example.com/redacted", type: "media", stream: "redacted-audio" },
-        ],
+  test("analyses: knowledge, sentiment and verb-noun pairs by default; the rest when asked for", () => {
+    assert.deepEqual(accepted({}).analyses, {
+      knowledge: true,
+      speakerSentiments: true,
+      verbNounPairs: true,
+      metricGroups: [],
+      spottingGroups: [],
+      categories: [],
+      detectors: [],
+      classifiers: [],
+    });
+    const detector = { detectorName: "PCI", redactor: { transcript: { replacement: "[redacted]" } } };
+    const plan = accepted({
+      knowledge: { enableDiscovery: false },
+      speakerSentiments: false,
+      conversation: { verbNounPairsEnabled: false },
+      metrics: [{ metricGroupName: "overtalk" }],
+      spotting: { groups: [{ groupName: "churn" }] },
+      categories: [{ categoryName: "cancellation" }, { categoryName: "greeting" }],
+      prediction: {
+        detectors: [detector],
+        classifiers: [{ classifierName: "complaint" }, { classifierId: "c-1" }],
+      },
+    }).analyses;
+    assert.deepEqual(plan, {
+      knowledge: false,
+      speakerSentiments: false,
+      verbNounPairs: false,
+      metricGroups: ["overtalk"],
+      spottingGroups: ["churn"],
+      categories: ["cancellation", "greeting"],
+      detectors: [detector],
+      classifiers: ["complaint", "c-1"],
+    });
+    assert.equal(accepted({ categories: [{ allCategories: true }] }).analyses.categories, "all");
+    assert.deepEqual(accepted({ prediction: { detectors: [{ detectorId: "SSN" }] } }).analyses.detectors, [
+      { detectorId: "SSN", detectorName: "SSN" },
+    ]);
+  });
+
+  test("a detector Hark does not have, or a parameter it cannot use, is refused naming it", () => {
+    const [unknown] = faults({ prediction: { detectors: [{ detectorName: "Passport" }] } });
+    assert.equal(unknown?.code, 11001);
+    assert.match(unknown?.error ?? "", /prediction\.detectors\[0\].*Passport.*PCI/);
+    const [level] = faults({
+      prediction: {
+        detectors: [{ detectorName: "PCI", parameters: [{ parameter: "detectionLevel", value: "all" }] }],
       },
     });
+    assert.match(level?.error ?? "", /detectionLevel/);
+  });
+
+  test("a classifier or category reference must name one", () => {
+    assert.match(
+      faults({ prediction: { classifiers: [{}] } })[0]?.error ?? "",
+      /classifierId or classifierName/,
+    );
+    assert.match(faults({ categories: [{}] })[0]?.error ?? "", /categoryName or allCategories/);
+    assert.equal(faults({ categories: [{ categoryName: "" }] })[0]?.code, 11001);
+  });
+
+  test("a redacted-audio media callback needs a detector that redacts audio", () => {
+    const callbacks = [
+      { url: "https://example.com/original", type: "media", stream: "original" },
+      { url: "https://example.com/redacted", type: "media", stream: "redacted-audio" },
+    ];
+    const found = faults({ publish: { callbacks } });
     assert.equal(found.length, 1, JSON.stringify(found));
-    assert.equal(found[0]?.code, 11009);
-    assert.match(found[0]?.error ?? "", /redacted-audio/);
-    assert.match(found[0]?.error ?? "", /use original/);
+    assert.equal(found[0]?.code, 11001);
+    assert.match(
+      found[0]?.error ?? "",
+      /callbacks\[1\]\.stream redacted-audio needs a detector with redactor\.audio/,
+    );
+    accepted({
+      prediction: { detectors: [{ detectorName: "PCI", redactor: { audio: { tone: 1000, gain: 0.5 } } }] },
+      publish: { callbacks },
+    });
   });
 });
 

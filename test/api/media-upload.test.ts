@@ -161,6 +161,27 @@ describe("POST /v3/media", () => {
     ],
     ["bad metadata", { media: AUDIO, metadata: "[1" }, 400, 10107, /metadata is not valid JSON/],
     [
+      "a spotting group the account has not defined",
+      { media: AUDIO, configuration: { spotting: { groups: [{ groupName: "competitors" }] } } },
+      400,
+      11207,
+      /Spotting group competitors is not defined/,
+    ],
+    [
+      "a category the account has not defined",
+      { media: AUDIO, configuration: { categories: [{ categoryName: "greeting" }] } },
+      400,
+      11207,
+      /Category greeting is not defined/,
+    ],
+    [
+      "a classifier the account has not defined",
+      { media: AUDIO, configuration: { prediction: { classifiers: [{ classifierName: "complaint" }] } } },
+      400,
+      11207,
+      /Classifier complaint is not defined/,
+    ],
+    [
       "both media and mediaUrl",
       { media: AUDIO, mediaUrl: "https://example.com/a.wav" },
       400,

@@ -4,6 +4,8 @@
  * format and include value, after finished and after failed processing. Pure: a hand-built media record.
  */
 import assert from "node:assert/strict";
+import { NO_ANALYSES } from "../../src/analytics/analyse.ts";
+import { deliveryFates } from "../../src/callbacks/prepare.ts";
 import { describe, test } from "node:test";
 import { INCLUDE_SECTIONS } from "../../src/api/configuration-schema.ts";
 import type { Callback, IncludeSection } from "../../src/api/configuration.ts";
@@ -44,7 +46,7 @@ const TRANSCRIPT: Transcript = {
   alternateFormats: alternateFormats(WORDS),
 };
 
-/** A section Hark does not compute yet, to show sections are chosen by name. */
+/** A section, to show sections are chosen by name. */
 const KNOWLEDGE = { keywords: [{ keyword: "cancel", relevance: 0.8, mentions: [] }], topics: [] };
 
 const finished: MediaRecord = {
@@ -56,12 +58,14 @@ const finished: MediaRecord = {
     speakers: [{ speakerName: "Speaker", channel: "mix" }],
     priority: "normal",
     callbacks: [],
+    analyses: NO_ANALYSES,
   },
   metadata: { title: "Call 7", externalId: "crm-7", extended: { queue: { name: "billing", tier: 2 } } },
   mediaUrl: undefined,
   mediaContentType: "audio/wav",
   originalBlob: `media/${MEDIA_ID}/original`,
   originalBytes: 64_000,
+  redactedBlob: undefined,
   lengthMs: 2000,
   sections: { transcript: TRANSCRIPT, knowledge: KNOWLEDGE },
   errors: undefined,
@@ -277,8 +281,21 @@ describe("media callback bodies", () => {
     assert.equal(MEDIA_CONTENT_TYPE, "application/octet-stream");
   });
 
-  test("a stream the item does not have is not rendered", () => {
-    assert.equal(renderCallbackBody(media("redacted-audio"), finished, PUBLIC_URL), undefined);
+  test("a stream the item does not have is skipped; one it has is sent from its blob", () => {
+    const callbacks = [media("original"), media("redacted-audio")];
+    const item = { ...finished, configuration: { ...finished.configuration, callbacks } };
+    assert.deepEqual(
+      deliveryFates(item, PUBLIC_URL).map((fate) => [fate.state, "bodyBlob" in fate && fate.bodyBlob]),
+      [
+        ["pending", finished.originalBlob],
+        ["skipped", false],
+      ],
+    );
+    const redacted = { ...item, redactedBlob: `media/${MEDIA_ID}/redacted-audio` };
+    assert.deepEqual(
+      deliveryFates(redacted, PUBLIC_URL).map((fate) => "bodyBlob" in fate && fate.bodyBlob),
+      [finished.originalBlob, redacted.redactedBlob],
+    );
   });
 
   test("after failed processing nothing is rendered: the callback is skipped", () => {

@@ -1,0 +1,111 @@
+/**
+ * Every analysis a configuration asks for, from the transcript: one pure step per section of the media
+ * document. Detection and redaction come first, so that every later section (keywords included, as
+ * VoiceBase's redaction guide says) reads the redacted words and no card number leaks through them.
+ */
+import type { Occurrence, Transcript } from "../domain.ts";
+import { categorize, type CategoryDefinition } from "./categories.ts";
+import { type ClassifierIdentity, type ClassifierModel, classify } from "./classifiers.ts";
+import { type AudioRedactor, type DetectorRequest, detect } from "./detectors.ts";
+import { knowledgeOf } from "./knowledge.ts";
+import { type ConversationRoles, type MetricGroupName, metricsOf } from "./metrics.ts";
+import { redactionRanges, redactTranscript } from "./redact.ts";
+import { speakerSentimentsOf } from "./speaker-sentiments.ts";
+import { type SpottingGroup, spot } from "./spotting.ts";
+import { verbNounPairsOf } from "./verb-noun.ts";
+
+/** What a configuration asks to be computed; definitions are named, and looked up before analysing. */
+export interface AnalysisPlan {
+  knowledge: boolean;
+  speakerSentiments: boolean;
+  verbNounPairs: boolean;
+  metricGroups: MetricGroupName[];
+  spottingGroups: string[];
+  /** Category names, every category of the account, or none. */
+  categories: string[] | "all";
+  detectors: DetectorRequest[];
+  /** Classifier ids or names. */
+  classifiers: string[];
+}
+
+/** Nothing beyond the transcript: what items uploaded before analyses existed are processed with. */
+export const NO_ANALYSES: AnalysisPlan = {
+  knowledge: false,
+  speakerSentiments: false,
+  verbNounPairs: false,
+  metricGroups: [],
+  spottingGroups: [],
+  categories: [],
+  detectors: [],
+  classifiers: [],
+};
+
+export type NamedClassifier = ClassifierIdentity & { model: ClassifierModel };
+
+/** The account's definitions the plan names, as found when processing runs. */
+export interface Definitions {
+  spottingGroups: SpottingGroup[];
+  categories: CategoryDefinition[];
+  classifiers: NamedClassifier[];
+}
+
+export interface Analysis {
+  /** `transcript` (redacted when a detector says so) and every section the plan asks for. */
+  sections: Record<string, unknown>;
+  /** What the `redacted-audio` stream covers with a tone; absent when no detector redacts audio. */
+  audioRedaction?: { ranges: Occurrence[] } & AudioRedactor;
+}
+
+export interface AnalysisContext {
+  roles: ConversationRoles;
+  /** The media's duration, ms. */
+  lengthMs?: number;
+}
+
+export function analyse(
+  transcript: Transcript,
+  plan: AnalysisPlan,
+  definitions: Definitions,
+  context: AnalysisContext,
+): Analysis {
+  const detected = detect(transcript, plan.detectors);
+  let redacted = transcript;
+  detected.forEach((result, index) => {
+    const replacement = plan.detectors[index]?.redactor?.transcript?.replacement;
+    if (replacement !== undefined)
+      redacted = redactTranscript(redacted, redactionRanges([result]), replacement);
+  });
+  const sections: Record<string, unknown> = { transcript: redacted };
+  if (plan.knowledge) sections.knowledge = knowledgeOf(redacted);
+  if (plan.spottingGroups.length > 0) sections.spotting = spot(redacted, definitions.spottingGroups);
+  if (plan.detectors.length > 0 || plan.classifiers.length > 0) {
+    sections.prediction = {
+      ...(plan.detectors.length > 0 && { detectors: detected }),
+      ...(plan.classifiers.length > 0 && {
+        classifiers: definitions.classifiers.map(({ model, ...identity }) =>
+          classify(model, redacted, identity),
+        ),
+      }),
+    };
+  }
+  const wantsSentiment = plan.speakerSentiments || plan.metricGroups.includes("sentiment");
+  const sentiments = wantsSentiment ? speakerSentimentsOf(redacted) : undefined;
+  if (plan.speakerSentiments) sections.speakerSentiments = sentiments;
+  if (plan.metricGroups.length > 0) {
+    sections.metrics = metricsOf(redacted, context.roles, sentiments, context.lengthMs).filter((group) =>
+      plan.metricGroups.includes(group.metricGroupName),
+    );
+  }
+  if (plan.categories === "all" || plan.categories.length > 0) {
+    sections.categories = categorize(redacted, definitions.categories, context.lengthMs);
+  }
+  if (plan.verbNounPairs) sections.conversation = { speakerVerbNounPairs: verbNounPairsOf(redacted) };
+
+  // Every detector with an audio redactor covers its detections; the first one's tone is the tone.
+  const audioDetectors = detected.filter((_, index) => plan.detectors[index]?.redactor?.audio);
+  const audio = plan.detectors.find((request) => request.redactor?.audio)?.redactor?.audio;
+  return {
+    sections,
+    ...(audio && { audioRedaction: { ranges: redactionRanges(audioDetectors), ...audio } }),
+  };
+}

@@ -1,0 +1,212 @@
+/**
+ * Speech analytics end to end: a stereo call synthesised with flite (an agent, and a caller who wants to
+ * cancel, complains and reads out a card number), defined spotting groups and categories, real
+ * recognition, and the analytics callback and redacted-audio stream a client receives.
+ */
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { writeFile } from "node:fs/promises";
+import path from "node:path";
+import { after, before, describe, test } from "node:test";
+import { promisify } from "node:util";
+import { buildStereo, tempDir } from "../pipeline/speech.ts";
+import { startTestHark, type TestHark } from "../support/harness.ts";
+import { type Receiver, startReceiver } from "../support/receiver.ts";
+
+const CARD_WORDS = "four one one one one one one one one one one one one one one one";
+
+describe("speech analytics of a call", () => {
+  let hark: TestHark;
+  let token: string;
+  let receiver: Receiver;
+  let dir: { dir: string; cleanup: () => Promise<void> };
+  let call: string;
+  // The document is read field by field below, as a client's JSON.parse leaves it.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  let analytics: Record<string, any>;
+  let redactedAudio: Buffer;
+
+  const api = async (method: "GET" | "PUT", url: string, payload?: unknown) =>
+    hark.app.inject({
+      method,
+      url,
+      payload: payload as object,
+      headers: { authorization: `Bearer ${token}` },
+    });
+
+  before(async () => {
+    dir = await tempDir();
+    call = path.join(dir.dir, "call.wav");
+    await buildStereo(
+      [
+        { text: "thank you for calling acme how can I help you" },
+        { silenceMs: 6000 },
+        { text: "I can help you with that. what is your card number" },
+        { silenceMs: 7000 },
+        { text: "thank you I have cancelled your subscription" },
+      ],
+      [
+        { silenceMs: 3000 },
+        {
+          text: "I want to cancel my subscription. the service is terrible and I am very angry",
+          voice: "slt",
+        },
+        { silenceMs: 4000 },
+        { text: `my card number is ${CARD_WORDS}`, voice: "slt" },
+      ],
+      call,
+    );
+    receiver = await startReceiver();
+    hark = await startTestHark(
+      { HARK_CALLBACK_ALLOW_HTTP: "true", HARK_CALLBACK_ALLOW_PRIVATE: "true" },
+      { workers: true },
+    );
+    token = await hark.createAccount();
+    const group = await api("PUT", "/v3/definition/spotting/groups/churn", {
+      groupName: "churn",
+      keywords: ["cancel", "close my account"],
+    });
+    assert.equal(group.statusCode, 200, group.body);
+    const category = await api("PUT", "/v3/definition/categories/cancellation", {
+      query: '[Caller] "cancel" AND NOT "never mind"',
+    });
+    assert.equal(category.statusCode, 200, category.body);
+
+    const response = await hark.upload(token, {
+      media: call,
+      configuration: {
+        ingest: {
+          stereo: {
+            left: { speakerName: "Agent", speakerRole: "agent" },
+            right: { speakerName: "Caller", speakerRole: "caller" },
+          },
+        },
+        spotting: { groups: [{ groupName: "churn" }] },
+        categories: [{ categoryName: "cancellation" }],
+        metrics: [{ metricGroupName: "overtalk" }, { metricGroupName: "talk-time-and-rate" }],
+        prediction: {
+          detectors: [
+            {
+              detectorName: "PCI",
+              redactor: { transcript: { replacement: "[redacted]" }, audio: { tone: 1000, gain: 0.5 } },
+            },
+          ],
+        },
+        publish: {
+          callbacks: [
+            { url: `${receiver.url}/analytics` },
+            { url: `${receiver.url}/redacted`, type: "media", stream: "redacted-audio" },
+          ],
+        },
+      },
+    });
+    assert.equal(response.statusCode, 200, response.body);
+    analytics = JSON.parse((await receiver.next("/analytics")).body.toString("utf8"));
+    redactedAudio = (await receiver.next("/redacted")).body;
+  });
+
+  after(async () => {
+    await hark?.close();
+    await receiver?.close();
+    await dir?.cleanup();
+  });
+
+  const spoken = () =>
+    (analytics.transcript.words as { w: string; m?: string }[])
+      .filter((word) => word.m === undefined)
+      .map((word) => word.w.toLowerCase());
+
+  test("the card number is detected in the caller's words", () => {
+    assert.equal(analytics.status, "finished");
+    const [pci] = analytics.prediction.detectors;
+    assert.equal(pci.detectorName, "PCI");
+    assert.equal(pci.detections.length, 1, JSON.stringify(pci));
+    const [segment] = pci.detections[0].detectedSegments;
+    assert.equal(segment.speakerName, "Caller");
+    assert.ok(segment.occurrences[0].e > segment.occurrences[0].s);
+  });
+
+  test("the card number is redacted in the transcript and in every format", () => {
+    const words = spoken();
+    assert.ok(words.includes("[redacted]"));
+    assert.ok(!words.includes("four"), `a card digit is left: ${words.join(" ")}`);
+    for (const format of analytics.transcript.alternateFormats as { format: string; data: string }[]) {
+      const text = Buffer.from(format.data, "base64").toString("utf8").toLowerCase();
+      assert.ok(!text.includes("four one one"), `${format.format} still reads the card number`);
+      assert.ok(text.includes("[redacted]"), `${format.format} shows the redaction`);
+    }
+  });
+
+  test("the redacted audio has a tone over the card number and the original elsewhere", async () => {
+    const original = await pcm(call);
+    const redactedFile = path.join(dir.dir, "redacted.wav");
+    await writeFile(redactedFile, redactedAudio);
+    const redacted = await pcm(redactedFile);
+    assert.equal(redacted.length, original.length, "same length, same format");
+    const [pci] = analytics.prediction.detectors;
+    const { s, e } = pci.detections[0].detectedSegments[0].occurrences[0];
+    const sampleAt = (ms: number) => Math.floor((ms / 1000) * 16000) * 4; // stereo s16le frames
+    const inside = sampleAt((s + e) / 2);
+    assert.notDeepEqual(redacted.subarray(inside, inside + 3200), original.subarray(inside, inside + 3200));
+    const before = sampleAt(1000);
+    assert.deepEqual(redacted.subarray(before, before + 3200), original.subarray(before, before + 3200));
+  });
+
+  test("the cancellation is spotted and categorised, and keywords name the subscription", () => {
+    const [churn] = analytics.spotting.groups;
+    assert.equal(churn.groupName, "churn");
+    assert.equal(churn.spotted, true);
+    assert.ok(churn.spottedKeywords.some((keyword: { keyword: string }) => keyword.keyword === "cancel"));
+    const [cancellation] = analytics.categories;
+    assert.deepEqual([cancellation.categoryName, cancellation.categoryValue], ["cancellation", 1]);
+    const keywords = (analytics.knowledge.keywords as { keyword: string }[]).map((k) =>
+      k.keyword.toLowerCase(),
+    );
+    assert.ok(keywords.includes("subscription"), keywords.join(", "));
+  });
+
+  test("the complaint reads negative; the conversation has the caller's verb-noun pair", () => {
+    const caller = analytics.speakerSentiments.find(
+      (s: { speakerName: string }) => s.speakerName === "Caller",
+    );
+    const complaint = caller.sentimentValues[0];
+    assert.ok(complaint.v < 0, `the complaint scored ${complaint.v}`);
+    const pairs = analytics.conversation.speakerVerbNounPairs.find(
+      (s: { speakerName: string }) => s.speakerName === "Caller",
+    ).verbNounPairs;
+    assert.ok(
+      pairs.some(
+        (pair: { verb: string; noun: string }) => pair.verb === "cancel" && pair.noun === "subscription",
+      ),
+      JSON.stringify(pairs),
+    );
+  });
+
+  test("the metrics asked for, named as VoiceBase names them", () => {
+    assert.deepEqual(
+      analytics.metrics.map((group: { metricGroupName: string }) => group.metricGroupName),
+      ["overtalk", "talk-time-and-rate"],
+    );
+    const talk = analytics.metrics[1].metricValues as { metricName: string; metricValue: number }[];
+    const ratio = (name: string) => talk.find((metric) => metric.metricName === name)?.metricValue ?? NaN;
+    assert.ok(ratio("caller-talk-ratio") > 0.3 && ratio("agent-talk-ratio") > 0.2, JSON.stringify(talk));
+  });
+
+  test("the streams list the redacted audio; GET serves it", async () => {
+    const streams = (await api("GET", `/v3/media/${analytics.mediaId}/streams`)).json().streams;
+    assert.deepEqual(
+      streams.map((stream: { streamName: string }) => stream.streamName),
+      ["original", "redacted-audio"],
+    );
+    const served = await api("GET", `/v3/media/${analytics.mediaId}/streams/redacted-audio`);
+    assert.equal(served.statusCode, 200);
+    assert.deepEqual(served.rawPayload, redactedAudio);
+  });
+});
+
+/** The audio as 16 kHz stereo s16le samples. */
+async function pcm(file: string): Promise<Buffer> {
+  const args = ["-nostdin", "-v", "error", "-i", file, "-f", "s16le", "-ac", "2", "-ar", "16000", "-"];
+  const { stdout } = await promisify(execFile)("ffmpeg", args, { encoding: "buffer", maxBuffer: 64 << 20 });
+  return stdout;
+}
