@@ -24,6 +24,8 @@ describe("speech analytics of a call", () => {
   // The document is read field by field below, as a client's JSON.parse leaves it.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   let analytics: Record<string, any>;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  let selected: Record<string, any>;
   let redactedAudio: Buffer;
 
   const api = async (method: "GET" | "PUT", url: string, payload?: unknown) =>
@@ -71,6 +73,26 @@ describe("speech analytics of a call", () => {
       query: '[Caller] "cancel" AND NOT "never mind"',
     });
     assert.equal(category.statusCode, 200, category.body);
+    const classifier = await api("PUT", "/v3/definition/prediction/classifiers/complaint", {
+      positiveLabel: "complaint",
+      examples: [
+        ...[
+          "the service is terrible and I am very angry",
+          "this is awful I want my money back",
+          "nobody answered my emails I am furious",
+          "your product broke again and I am fed up",
+          "I have been waiting for weeks this is unacceptable",
+        ].map((text) => ({ text, label: "complaint" })),
+        ...[
+          "thank you so much for your help today",
+          "the new phone works perfectly",
+          "I would like to upgrade my plan",
+          "can you tell me my balance please",
+          "great service and a friendly agent",
+        ].map((text) => ({ text, label: "other" })),
+      ],
+    });
+    assert.equal(classifier.statusCode, 200, classifier.body);
 
     const response = await hark.upload(token, {
       media: call,
@@ -91,10 +113,12 @@ describe("speech analytics of a call", () => {
               redactor: { transcript: { replacement: "[redacted]" }, audio: { tone: 1000, gain: 0.5 } },
             },
           ],
+          classifiers: [{ classifierName: "complaint" }],
         },
         publish: {
           callbacks: [
             { url: `${receiver.url}/analytics` },
+            { url: `${receiver.url}/selected`, include: ["spotting", "categories"] },
             { url: `${receiver.url}/redacted`, type: "media", stream: "redacted-audio" },
           ],
         },
@@ -102,6 +126,7 @@ describe("speech analytics of a call", () => {
     });
     assert.equal(response.statusCode, 200, response.body);
     analytics = JSON.parse((await receiver.next("/analytics")).body.toString("utf8"));
+    selected = JSON.parse((await receiver.next("/selected")).body.toString("utf8"));
     redactedAudio = (await receiver.next("/redacted")).body;
   });
 
@@ -163,6 +188,28 @@ describe("speech analytics of a call", () => {
       k.keyword.toLowerCase(),
     );
     assert.ok(keywords.includes("subscription"), keywords.join(", "));
+  });
+
+  test("the trained classifier calls the call a complaint", () => {
+    const [complaint] = analytics.prediction.classifiers;
+    assert.equal(complaint.classifierName, "complaint");
+    assert.equal(complaint.predictedClassLabel, "complaint", JSON.stringify(complaint));
+    assert.equal(complaint.predictedClass, 1);
+  });
+
+  test("include chooses the sections a callback carries", () => {
+    assert.deepEqual(selected.spotting, analytics.spotting);
+    assert.deepEqual(selected.categories, analytics.categories);
+    for (const section of [
+      "transcript",
+      "knowledge",
+      "prediction",
+      "metrics",
+      "speakerSentiments",
+      "conversation",
+    ]) {
+      assert.equal(selected[section], undefined, `${section} was not asked for`);
+    }
   });
 
   test("the complaint reads negative; the conversation has the caller's verb-noun pair", () => {
