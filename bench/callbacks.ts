@@ -486,6 +486,7 @@ function instrument(services: Services): { stop(): void; print(deliveries: numbe
     [/^update deliveries d set state = 'trying'/, "deliver: claimDue (a batch)"],
     [/^with attempts as/, "deliver: endBursts (a batch)"],
     [/^with attempt as/, "deliver: recordAttempt"],
+    [/^select m\.media_id as key, s\.secret/, "deliver: signing secrets (a batch)"],
     [/^with ended as/, "end: finishProcessing"],
     [/^select m\.\*/, "end: getMedia"],
   ];

@@ -45,6 +45,14 @@ export const errorCodes = {
   definitionNameMismatch: { code: 11206, status: 400 },
   /** An upload names a spotting group, category or classifier the account has not defined. */
   definitionNotFound: { code: 11207, status: 400 },
+  /** The account has as many active signing secrets as a callback is signed with. */
+  signingSecretLimit: { code: 11301, status: 409 },
+  /** The body of `POST /v3/security/signing-secrets/{secretId}/expire` is not `{"afterSeconds": 0..604800}`. */
+  signingSecretExpiryInvalid: { code: 11302, status: 400 },
+  /** The signing secret has expired already: it cannot be given another expiry. */
+  signingSecretExpired: { code: 11303, status: 409 },
+  /** A redelivery of a callback that has nothing to send yet, or has a burst running. */
+  redeliveryRefused: { code: 11401, status: 409 },
   internal: { code: 11999, status: 500 },
 } as const satisfies Record<string, { code: number; status: number }>;
 

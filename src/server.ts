@@ -62,6 +62,7 @@ export async function openServices(settings: Settings, log: Logger): Promise<Ser
       connectTimeoutMs: settings.callbackConnectTimeoutMs,
       timeoutMs: settings.callbackTimeoutMs,
       allowPrivate: settings.callbackAllowPrivate,
+      allowCidrs: settings.callbackAllowCidrs,
     });
     stack.push(() => sender.close());
     const jobs = await startJobQueue(databaseUrl, settings.databasePoolSize, (err) =>

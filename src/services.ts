@@ -23,6 +23,8 @@ export const systemClock: Clock = { now: () => new Date() };
  */
 export interface HarkEventMap {
   "media.ended": [{ mediaId: string; status: "finished" | "failed" }];
+  /** A client asked for a callback again: it is due now. */
+  "delivery.scheduled": [{ deliveryId: string; mediaId: string }];
   /** A scheduled attempt of a delivery has run its burst; `state` is where the delivery now stands. */
   "delivery.burst-ended": [
     { deliveryId: string; mediaId: string; state: "succeeded" | "will-retry" | "exhausted" },

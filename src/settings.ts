@@ -5,6 +5,7 @@
  */
 import path from "node:path";
 import { DEFAULT_BURST, DEFAULT_SCHEDULE_TEXT, parseScheduleOffsets } from "./callbacks/schedule.ts";
+import { parseCidr } from "./net/address.ts";
 
 export interface Settings {
   readonly port: number;
@@ -20,6 +21,8 @@ export interface Settings {
   readonly defaultTtlSeconds: number;
   readonly callbackAllowHttp: boolean;
   readonly callbackAllowPrivate: boolean;
+  /** Non-public networks callbacks and media downloads may reach all the same, as CIDRs. */
+  readonly callbackAllowCidrs: readonly string[];
   readonly workerConcurrency: number;
   readonly recognizerConcurrency: number;
   readonly pocketsphinxModelDir: string;
@@ -172,9 +175,30 @@ export const definitions = {
   },
   callbackAllowPrivate: {
     variable: "HARK_CALLBACK_ALLOW_PRIVATE",
-    description: "Accept callback and media URLs naming loopback or private addresses (development only).",
+    description:
+      "Turn the address guard off: callback and media URLs may reach any address (development only).",
     shownDefault: "false",
     parse: boolean("HARK_CALLBACK_ALLOW_PRIVATE"),
+  },
+  callbackAllowCidrs: {
+    variable: "HARK_CALLBACK_ALLOW_CIDRS",
+    description:
+      "Comma-separated CIDRs, IPv4 or IPv6, that callback and media URLs may reach though not public.",
+    shownDefault: "(none)",
+    parse: (raw) => {
+      const entries = (raw ?? "")
+        .split(",")
+        .map((entry) => entry.trim())
+        .filter((entry) => entry !== "");
+      for (const entry of entries) {
+        try {
+          parseCidr(entry);
+        } catch (error) {
+          throw new SettingsError(`HARK_CALLBACK_ALLOW_CIDRS: ${(error as Error).message}`);
+        }
+      }
+      return Object.freeze(entries);
+    },
   },
   workerConcurrency: {
     variable: "HARK_WORKER_CONCURRENCY",

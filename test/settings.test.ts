@@ -27,6 +27,7 @@ describe("loadSettings", () => {
     assert.equal(settings.adminToken, undefined);
     assert.equal(settings.callbackAllowHttp, false);
     assert.equal(settings.callbackAllowPrivate, false);
+    assert.deepEqual(settings.callbackAllowCidrs, []);
     assert.equal(settings.logLevel, "info");
   });
 
@@ -61,6 +62,7 @@ describe("loadSettings", () => {
       HARK_DEFAULT_TTL_SECONDS: "60",
       HARK_CALLBACK_ALLOW_HTTP: "true",
       HARK_CALLBACK_ALLOW_PRIVATE: "YES",
+      HARK_CALLBACK_ALLOW_CIDRS: "10.1.0.0/16, fd00:1::/32",
       HARK_WORKER_CONCURRENCY: "3",
       HARK_RECOGNIZER_CONCURRENCY: "2",
       HARK_POCKETSPHINX_MODEL_DIR: "/models/en",
@@ -88,6 +90,7 @@ describe("loadSettings", () => {
         defaultTtlSeconds: 60,
         callbackAllowHttp: true,
         callbackAllowPrivate: true,
+        callbackAllowCidrs: ["10.1.0.0/16", "fd00:1::/32"],
         workerConcurrency: 3,
         recognizerConcurrency: 2,
         pocketsphinxModelDir: "/models/en",
@@ -152,6 +155,36 @@ describe("loadSettings", () => {
   it("refuses a boolean it cannot read", () => {
     assertRefused({ HARK_CALLBACK_ALLOW_HTTP: "maybe" }, "HARK_CALLBACK_ALLOW_HTTP");
     assertRefused({ HARK_CALLBACK_ALLOW_PRIVATE: "2" }, "HARK_CALLBACK_ALLOW_PRIVATE");
+  });
+
+  it("reads the allowed CIDRs as a frozen list, IPv4 and IPv6, ignoring spaces and empty entries", () => {
+    const settings = loadSettings({ HARK_CALLBACK_ALLOW_CIDRS: " 127.0.0.0/8 ,, ::1/128,192.168.1.7/32, " });
+    assert.deepEqual(settings.callbackAllowCidrs, ["127.0.0.0/8", "::1/128", "192.168.1.7/32"]);
+    assert.ok(Object.isFrozen(settings.callbackAllowCidrs));
+    assert.deepEqual(loadSettings({ HARK_CALLBACK_ALLOW_CIDRS: "" }).callbackAllowCidrs, []);
+  });
+
+  it("refuses a malformed allowed CIDR, naming the variable and the entry", () => {
+    for (const bad of [
+      "10.0.0.0",
+      "10.0.0.0/33",
+      "fd00::/129",
+      "10.0.0/8",
+      "127.1/8",
+      "10.1.2.3/8",
+      "fd00::1/8",
+      "fe80::%eth0/64",
+      "hooks.example/24",
+      "10.0.0.0/8;192.168.0.0/16",
+      "10.0.0.0/-1",
+    ]) {
+      assertRefused({ HARK_CALLBACK_ALLOW_CIDRS: `172.16.0.0/12,${bad}` }, "HARK_CALLBACK_ALLOW_CIDRS");
+      assert.throws(
+        () => loadSettings({ HARK_CALLBACK_ALLOW_CIDRS: bad }),
+        (error: Error) => error.message.includes(bad),
+        bad,
+      );
+    }
   });
 
   it("refuses a public URL that is not an absolute http(s) URL", () => {

@@ -28,8 +28,11 @@ export const PHRASE_GAP_WORDS = 1;
 /** A longer pause between two words of a phrase separates them: they belong to different thoughts. */
 export const PHRASE_PAUSE_MS = 2000;
 
-/** Limits on a keyword group definition, generous for real use, small enough to keep spotting quick. */
-export const MAX_GROUP_NAME_LENGTH = 128;
+/**
+ * Limits on a keyword group definition, generous for real use, small enough to keep spotting quick. The
+ * name's is every definition name's (README, Definitions).
+ */
+export const MAX_GROUP_NAME_LENGTH = 100;
 export const MAX_KEYWORDS = 1000;
 export const MAX_KEYWORD_LENGTH = 200;
 

@@ -20,7 +20,9 @@ import { registerDefinitionRoutes } from "./definitions.ts";
 import { registerMediaReadRoutes } from "./media-read.ts";
 import { registerStreamRoutes } from "./media-streams.ts";
 import { registerTranscriptRoutes } from "./media-transcript.ts";
+import { registerCallbackRoutes } from "./media-callbacks.ts";
 import { registerUploadRoute } from "./media-upload.ts";
+import { registerSigningSecretRoutes } from "./signing-secrets.ts";
 
 export async function buildApp(services: Services): Promise<FastifyInstance> {
   const app = Fastify({
@@ -79,7 +81,9 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     registerMediaReadRoutes(v3, services);
     registerTranscriptRoutes(v3, services);
     registerStreamRoutes(v3, services);
+    registerCallbackRoutes(v3, services);
     registerDefinitionRoutes(v3, services);
+    registerSigningSecretRoutes(v3, services);
   });
   return app;
 }

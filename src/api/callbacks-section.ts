@@ -12,18 +12,29 @@ export function maskQuery(url: string): string {
   return parsed.href.replaceAll("%2A%2A%2A", "***");
 }
 
+/** A callback as the API shows it: its settings (URL query masked), where its delivery stands. */
+export function describeCallback(delivery: DeliveryRecord) {
+  const { url, ...callback } = delivery.callback;
+  return {
+    deliveryId: delivery.deliveryId,
+    url: maskQuery(url),
+    ...callback,
+    state: delivery.state,
+    ...(delivery.nextTryAt &&
+      (delivery.state === "pending" || delivery.state === "will-retry") && {
+        nextAttemptDate: delivery.nextTryAt.toISOString(),
+      }),
+  };
+}
+
 export function callbacksSection(
   deliveries: readonly DeliveryRecord[],
   attempts: Map<string, AttemptSummary>,
 ) {
   return deliveries.map((delivery) => {
-    const { url, ...callback } = delivery.callback;
     const summary = attempts.get(delivery.deliveryId);
     return {
-      deliveryId: delivery.deliveryId,
-      url: maskQuery(url),
-      ...callback,
-      state: delivery.state,
+      ...describeCallback(delivery),
       attempts: summary?.count ?? 0,
       ...(summary?.last && {
         lastAttempt: {
@@ -32,10 +43,6 @@ export function callbacksSection(
           ...(summary.last.errorKind !== undefined && { errorKind: summary.last.errorKind }),
         },
       }),
-      ...(delivery.nextTryAt &&
-        (delivery.state === "pending" || delivery.state === "will-retry") && {
-          nextAttemptDate: delivery.nextTryAt.toISOString(),
-        }),
     };
   });
 }

@@ -3,13 +3,14 @@
  * list of every fault found, each naming the field and what it accepts. Pure: the only inputs are the
  * texts and the URL policy.
  */
+import net from "node:net";
 import { Ajv, type ErrorObject } from "ajv";
 import type { AnalysisPlan } from "../analytics/analyse.ts";
 import { type DetectorRequest, detectorRequestFault } from "../analytics/detectors.ts";
 import { type ConversationRoles, defaultRoles, type MetricGroupName } from "../analytics/metrics.ts";
 import type { TranscriptFormat } from "../domain.ts";
 import { type ErrorEntry, errorEntry } from "../errors.ts";
-import { isPublicAddress } from "../net/address.ts";
+import { addressPolicy, isAllowedAddress } from "../net/guard.ts";
 import {
   type CALLBACK_TYPES,
   configurationSchema,
@@ -57,6 +58,8 @@ export interface Metadata {
 export interface UrlPolicy {
   allowHttp: boolean;
   allowPrivate: boolean;
+  /** `HARK_CALLBACK_ALLOW_CIDRS`: private networks a URL may name all the same. */
+  allowCidrs?: readonly string[];
 }
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; errors: ErrorEntry[] };
@@ -476,9 +479,10 @@ export function checkOutboundUrl(
     return { kind: "refused", message: "must not carry a user name or password" };
   }
   const host = url.hostname.replace(/^\[|\]$/g, "").toLowerCase();
-  const literal = /^[\d.]+$/.test(host) || host.includes(":");
-  const local = host === "localhost" || host.endsWith(".localhost") || (literal && !isPublicAddress(host));
-  if (local && !policy.allowPrivate) {
+  // Names are checked when connecting (src/net/guard.ts); literals and localhost can be judged now.
+  const address = host === "localhost" || host.endsWith(".localhost") ? "127.0.0.1" : host;
+  const addresses = addressPolicy({ allowPrivate: policy.allowPrivate, allowCidrs: policy.allowCidrs ?? [] });
+  if (net.isIP(address) !== 0 && !isAllowedAddress(address, addresses)) {
     return { kind: "refused", message: `must name a public host; ${url.hostname} is loopback or private` };
   }
   return undefined;

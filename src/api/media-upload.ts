@@ -43,6 +43,7 @@ export function registerUploadRoute(app: FastifyInstance, services: Services): v
       const configuration = parseConfiguration(received.texts.configuration, {
         allowHttp: settings.callbackAllowHttp,
         allowPrivate: settings.callbackAllowPrivate,
+        allowCidrs: settings.callbackAllowCidrs,
       });
       if (!configuration.ok) faults.push(...configuration.errors);
       const metadata = parseMetadata(received.texts.metadata);
@@ -153,6 +154,7 @@ function sourceFaults(
     const fault = checkOutboundUrl(mediaUrl, {
       allowHttp: settings.callbackAllowHttp,
       allowPrivate: settings.callbackAllowPrivate,
+      allowCidrs: settings.callbackAllowCidrs,
     });
     if (fault)
       return [

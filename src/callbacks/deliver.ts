@@ -20,6 +20,7 @@ import {
 } from "../store/deliveries.ts";
 import { nextScheduledAttempt, type Schedule } from "./schedule.ts";
 import type { OutboundRequest } from "./send.ts";
+import { signatureHeader, signatureHeaderOfStream } from "./signature.ts";
 import { USER_AGENT } from "./user-agent.ts";
 
 export function scheduleOf(settings: Settings): Schedule {
@@ -37,7 +38,12 @@ export function claimMs(settings: Settings): number {
   return settings.callbackTimeoutMs + CLAIM_MARGIN_MS;
 }
 
-export async function runBurst(services: Services, delivery: ClaimedDelivery): Promise<BurstEnd> {
+/** `secrets`: the account's active signing secrets, each signing every try; none, and tries go unsigned. */
+export async function runBurst(
+  services: Services,
+  delivery: ClaimedDelivery,
+  secrets: readonly string[] = [],
+): Promise<BurstEnd> {
   const { db, clock, settings } = services;
   const schedule = scheduleOf(settings);
   const body = await bodyOf(services, delivery);
@@ -51,6 +57,7 @@ export async function runBurst(services: Services, delivery: ClaimedDelivery): P
       });
     }
     const startedAt = clock.now();
+    const timestamp = Math.floor(startedAt.getTime() / 1000);
     const result = await services.sender.send({
       url: delivery.callback.url,
       method: delivery.callback.method,
@@ -59,7 +66,10 @@ export async function runBurst(services: Services, delivery: ClaimedDelivery): P
         "content-length": String(body.length),
         "user-agent": USER_AGENT,
         "webhook-id": delivery.deliveryId,
-        "webhook-timestamp": String(Math.floor(startedAt.getTime() / 1000)),
+        "webhook-timestamp": String(timestamp),
+        ...(secrets.length > 0 && {
+          "webhook-signature": await signatureOf(secrets, delivery.deliveryId, timestamp, body),
+        }),
       },
       body,
     });
@@ -70,7 +80,8 @@ export async function runBurst(services: Services, delivery: ClaimedDelivery): P
       startedAt,
       ...result,
     };
-    if (result.succeeded) break;
+    // A receiver that asked to wait (Retry-After) or to stop (410 Gone) gets no more tries now.
+    if (result.succeeded || result.statusCode === GONE || result.retryAfterMs !== undefined) break;
   }
   if (!lastTry) throw new Error("a burst makes at least one try");
   return {
@@ -81,18 +92,39 @@ export async function runBurst(services: Services, delivery: ClaimedDelivery): P
   };
 }
 
-/** Where a delivery stands after the burst that `last` ended. Pure. */
+const GONE = 410;
+
+/**
+ * Where a delivery stands after the burst that `last` ended. 410 Gone ends it (the receiver will never
+ * want it); a Retry-After moves the next try to the first scheduled attempt after the wait. Pure.
+ */
 export function outcomeOf(
   schedule: Schedule,
   delivery: Pick<ClaimedDelivery, "firstTryAt" | "scheduledAttempt">,
-  last: Pick<AttemptRecord, "succeeded">,
+  last: Pick<AttemptRecord, "succeeded" | "statusCode" | "retryAfterMs">,
   now: Date,
 ): BurstOutcome {
   if (last.succeeded) return { state: "succeeded", at: now };
-  const next = nextScheduledAttempt(schedule, delivery.firstTryAt, delivery.scheduledAttempt);
+  if (last.statusCode === GONE) return { state: "exhausted", at: now };
+  const notBefore = last.retryAfterMs === undefined ? undefined : new Date(now.getTime() + last.retryAfterMs);
+  const next = nextScheduledAttempt(schedule, delivery.firstTryAt, delivery.scheduledAttempt, notBefore);
   return next
     ? { state: "will-retry", nextIndex: next.index, nextAt: next.at }
     : { state: "exhausted", at: now };
+}
+
+/**
+ * The `webhook-signature` of one try. The timestamp is signed too, so each try hashes its body afresh: a
+ * media body in one pass over a stream of its own.
+ */
+async function signatureOf(
+  secrets: readonly string[],
+  deliveryId: string,
+  timestamp: number,
+  body: OutboundRequest["body"],
+): Promise<string> {
+  if (Buffer.isBuffer(body)) return signatureHeader(secrets, deliveryId, timestamp, body);
+  return signatureHeaderOfStream(secrets, deliveryId, timestamp, await body.open());
 }
 
 /** A rendered body is sent from memory; a media stream is opened afresh for each try, never buffered. */

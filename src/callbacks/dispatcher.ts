@@ -13,6 +13,7 @@ import type { Services } from "../services.ts";
 import type { Stoppable } from "../server.ts";
 import { type Batcher, batcher } from "../store/batcher.ts";
 import { type BurstEnd, claimDue, endBursts } from "../store/deliveries.ts";
+import { activeSecretsOfMedia } from "../store/signing-secrets.ts";
 import { claimMs, runBurst } from "./deliver.ts";
 
 export const POLL_MS = 250;
@@ -45,10 +46,11 @@ export function startDispatcher(services: Services, concurrency: number): Stoppa
   const refill = Math.max(1, Math.ceil(concurrency / 10));
   let backlog = false;
 
-  // Processing that ends in this process has just queued first tries: look at once rather than at the
-  // next poll.
-  const onEnded = () => wake();
-  events.on("media.ended", onEnded);
+  // Processing that ends, or a redelivery asked for, in this process has just made tries due: look at
+  // once rather than at the next poll.
+  const onDue = () => wake();
+  events.on("media.ended", onDue);
+  events.on("delivery.scheduled", onDue);
 
   const ends: Batcher<BurstEnd & { mediaId: string }> = batcher(RECORD_BATCH, async (batch) => {
     await endBursts(db, batch);
@@ -58,21 +60,37 @@ export function startDispatcher(services: Services, concurrency: number): Stoppa
     }
   });
 
+  // Each burst is signed with the secrets its account has active when it is claimed, loaded for the
+  // whole batch in one query. Should that query fail, the claimed rows wait for their claims to lapse
+  // rather than go out unsigned.
+  const claim = async (count: number) => {
+    const claimed = await claimDue(
+      db,
+      clock.now(),
+      count,
+      new Date(clock.now().getTime() + claimMs(settings)),
+    );
+    const secrets = await activeSecretsOfMedia(
+      db,
+      claimed.map((delivery) => delivery.mediaId),
+      clock.now(),
+    );
+    return claimed.map((delivery) => ({ delivery, secrets: secrets.get(delivery.mediaId) ?? [] }));
+  };
+
   const loop = (async () => {
     while (!stopping) {
       woken = false;
       const free = concurrency - running.size;
       const claimed =
         free > 0
-          ? await claimDue(db, clock.now(), free, new Date(clock.now().getTime() + claimMs(settings))).catch(
-              (err) => {
-                log.error({ err }, "claiming due deliveries failed");
-                return [];
-              },
-            )
+          ? await claim(free).catch((err) => {
+              log.error({ err }, "claiming due deliveries failed");
+              return [];
+            })
           : [];
-      for (const delivery of claimed) {
-        const task = runBurst(services, delivery)
+      for (const { delivery, secrets } of claimed) {
+        const task = runBurst(services, delivery, secrets)
           .then((end) => ends.add({ ...end, mediaId: delivery.mediaId }))
           .catch((err) =>
             // Left claimed: the burst runs again when the claim lapses.
@@ -93,7 +111,8 @@ export function startDispatcher(services: Services, concurrency: number): Stoppa
   return {
     async stop() {
       stopping = true;
-      events.off("media.ended", onEnded);
+      events.off("media.ended", onDue);
+      events.off("delivery.scheduled", onDue);
       wake();
       await loop;
       await Promise.all(running);

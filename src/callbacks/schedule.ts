@@ -38,12 +38,20 @@ export function scheduledAttemptAt(schedule: Schedule, firstTryAt: Date, index: 
   return offset === undefined ? undefined : new Date(firstTryAt.getTime() + offset);
 }
 
-/** The scheduled attempt after `index`, or undefined when `index` was the last: the delivery is exhausted. */
+/**
+ * The scheduled attempt after `index`, or undefined when `index` was the last: the delivery is exhausted.
+ * With `notBefore` (a receiver's Retry-After), the first later attempt that starts no earlier: the
+ * receiver's wish is honoured within the schedule, which it can thin out but never lengthen.
+ */
 export function nextScheduledAttempt(
   schedule: Schedule,
   firstTryAt: Date,
   index: number,
+  notBefore?: Date,
 ): { index: number; at: Date } | undefined {
-  const at = scheduledAttemptAt(schedule, firstTryAt, index + 1);
-  return at === undefined ? undefined : { index: index + 1, at };
+  for (let next = index + 1; ; next++) {
+    const at = scheduledAttemptAt(schedule, firstTryAt, next);
+    if (at === undefined) return undefined;
+    if (notBefore === undefined || at >= notBefore) return { index: next, at };
+  }
 }

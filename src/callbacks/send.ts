@@ -1,13 +1,13 @@
 /**
  * One HTTP try of a callback, with undici: the method, the exact headers, the stored body; no redirect is
- * followed (a 3xx is a failed try), and the whole exchange is bounded in time. Every outcome comes back
- * as a `TryResult`; nothing throws.
+ * followed (a 3xx is a failed try), and the whole exchange is bounded in time. Every connection goes
+ * through the address guard (`net/guard.ts`), so a host that resolves, at this try, to an address that
+ * is not public is refused before anything is sent. Every outcome comes back as a `TryResult`; nothing
+ * throws.
  */
-import dns from "node:dns/promises";
-import net from "node:net";
 import type { Readable } from "node:stream";
-import { Agent, request } from "undici";
-import { isPublicAddress } from "../net/address.ts";
+import { request } from "undici";
+import { guardedAgent, REFUSED_ADDRESS, type Resolver } from "../net/guard.ts";
 
 export type ErrorKind = "dns" | "connect" | "tls" | "timeout" | "refused-address" | "http-status";
 
@@ -27,6 +27,8 @@ export interface TryResult {
   errorMessage?: string;
   /** The first 1 KiB of the response body. */
   responseSnippet?: string;
+  /** How long a 429 or 503 answer asked to wait (its Retry-After), in ms. */
+  retryAfterMs?: number;
 }
 
 export interface CallbackSender {
@@ -37,26 +39,37 @@ export interface CallbackSender {
 export interface SenderOptions {
   connectTimeoutMs: number;
   timeoutMs: number;
+  /** Development only: the address guard is off. */
   allowPrivate: boolean;
+  /** Non-public networks callbacks may reach all the same (`HARK_CALLBACK_ALLOW_CIDRS`). */
+  allowCidrs?: readonly string[];
+  /** Resolves host names; tests inject one, by default the system resolver. */
+  resolve?: Resolver;
 }
 
 export const SNIPPET_BYTES = 1024;
 
 export function undiciSender(options: SenderOptions): CallbackSender {
-  const agent = new Agent({
-    connect: { timeout: options.connectTimeoutMs },
-    headersTimeout: options.timeoutMs,
-    bodyTimeout: options.timeoutMs,
-  });
+  const agent = guardedAgent(
+    {
+      allowPrivate: options.allowPrivate,
+      allowCidrs: options.allowCidrs ?? [],
+      ...(options.resolve && { resolve: options.resolve }),
+    },
+    {
+      connectTimeoutMs: options.connectTimeoutMs,
+      headersTimeoutMs: options.timeoutMs,
+      bodyTimeoutMs: options.timeoutMs,
+    },
+  );
   return {
     async send(outbound) {
       const started = performance.now();
       const elapsed = () => Math.round(performance.now() - started);
-      const refusal = options.allowPrivate ? undefined : await refusedAddress(outbound.url);
-      if (refusal) return { succeeded: false, durationMs: elapsed(), ...refusal };
       const signal = AbortSignal.timeout(options.timeoutMs);
+      let body: Buffer | Readable | undefined;
       try {
-        const body = Buffer.isBuffer(outbound.body) ? outbound.body : await outbound.body.open();
+        body = Buffer.isBuffer(outbound.body) ? outbound.body : await outbound.body.open();
         const response = await request(outbound.url, {
           method: outbound.method,
           headers: outbound.headers,
@@ -66,17 +79,26 @@ export function undiciSender(options: SenderOptions): CallbackSender {
         });
         const responseSnippet = await snippet(response.body);
         const succeeded = response.statusCode >= 200 && response.statusCode <= 299;
+        const retryAfterMs =
+          response.statusCode === 429 || response.statusCode === 503
+            ? parseRetryAfter(response.headers["retry-after"], Date.now())
+            : undefined;
         return {
           succeeded,
           durationMs: elapsed(),
           statusCode: response.statusCode,
           responseSnippet,
+          ...(retryAfterMs !== undefined && { retryAfterMs }),
           ...(!succeeded && {
             errorKind: "http-status" as const,
-            errorMessage: `HTTP ${response.statusCode}`,
+            errorMessage:
+              `HTTP ${response.statusCode}` +
+              (retryAfterMs === undefined ? "" : `, Retry-After ${Math.ceil(retryAfterMs / 1000)} s`),
           }),
         };
       } catch (error) {
+        // A refused or failed connection never read the opened media stream: let its file go.
+        if (body && !Buffer.isBuffer(body)) body.destroy();
         return { succeeded: false, durationMs: elapsed(), ...classifyError(error, signal) };
       }
     },
@@ -98,28 +120,17 @@ async function snippet(body: Readable): Promise<string> {
 }
 
 /**
- * A try whose host resolves to a loopback, private or otherwise non-public address is refused and never
- * sent. (The connection is not yet pinned to the checked address; see the security issue.)
+ * A Retry-After header as milliseconds from `nowMs`: delay-seconds or an HTTP date (RFC 9110 10.2.3).
+ * Undefined when absent or unreadable. Pure.
  */
-async function refusedAddress(
-  url: string,
-): Promise<Pick<TryResult, "errorKind" | "errorMessage"> | undefined> {
-  const host = new URL(url).hostname.replace(/^\[|\]$/g, "");
-  let addresses: string[];
-  try {
-    addresses = net.isIP(host)
-      ? [host]
-      : (await dns.lookup(host, { all: true })).map((entry) => entry.address);
-  } catch (error) {
-    return { errorKind: "dns", errorMessage: `${host} did not resolve: ${(error as Error).message}` };
-  }
-  const refused = addresses.find((address) => !isPublicAddress(address));
-  return refused === undefined
-    ? undefined
-    : {
-        errorKind: "refused-address",
-        errorMessage: `${host} resolves to ${refused}, which is not a public address`,
-      };
+export function parseRetryAfter(value: string | string[] | undefined, nowMs: number): number | undefined {
+  const text = (Array.isArray(value) ? value[0] : value)?.trim();
+  if (!text) return undefined;
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  // Every HTTP date form starts with the day's name; Date.parse alone would take "1.5" for a date.
+  if (!/^[A-Za-z]{3}/.test(text)) return undefined;
+  const date = Date.parse(text);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
 }
 
 const TIMEOUT_CODES = new Set([
@@ -138,6 +149,8 @@ export function classifyError(
   const cause = (error as { cause?: unknown }).cause;
   const code = (error as { code?: string }).code ?? (cause as { code?: string } | undefined)?.code ?? "";
   const message = error instanceof Error ? error.message : String(error);
+  // Refused by the address guard: nothing was sent, whatever else happened meanwhile.
+  if (code === REFUSED_ADDRESS) return { errorKind: "refused-address", errorMessage: message };
   if (signal?.aborted || TIMEOUT_CODES.has(code) || (error as Error).name === "TimeoutError") {
     return { errorKind: "timeout", errorMessage: message };
   }

@@ -1,10 +1,13 @@
 /**
- * Fetches a `mediaUrl` into the blob store, streamed and bounded in size and time. Redirects are not
- * followed: a redirect could lead to an address the URL check never saw.
+ * Fetches a `mediaUrl` into the blob store, streamed and bounded in size and time. The connection goes
+ * through the address guard (`net/guard.ts`), so a host that resolves, at download time, to an address
+ * that is not public is never contacted. Redirects are not followed: a redirect could lead to an address
+ * the URL check never saw.
  */
 import { Transform } from "node:stream";
-import { request } from "undici";
+import { type Dispatcher, request } from "undici";
 import type { BlobStore } from "../blobs/blob-store.ts";
+import { type GuardOptions, guardedAgent, REFUSED_ADDRESS } from "../net/guard.ts";
 
 export class MediaDownloadError extends Error {
   override name = "MediaDownloadError";
@@ -18,7 +21,12 @@ export class MediaDownloadError extends Error {
 export interface DownloadLimits {
   maxBytes: number;
   timeoutMs: number;
+  /** Which addresses the download may connect to (the callbacks' policy). */
+  guard: GuardOptions;
 }
+
+/** undici's own default: a host that does not accept within 10 s is not going to. */
+const CONNECT_TIMEOUT_MS = 10_000;
 
 export async function downloadMedia(
   url: string,
@@ -26,11 +34,42 @@ export async function downloadMedia(
   key: string,
   limits: DownloadLimits,
 ): Promise<{ bytes: number; contentType: string | undefined }> {
+  // One agent per download: downloads are rare and long, so a shared pool would save nothing.
+  const dispatcher = guardedAgent(limits.guard, {
+    connectTimeoutMs: Math.min(CONNECT_TIMEOUT_MS, limits.timeoutMs),
+    headersTimeoutMs: limits.timeoutMs,
+    bodyTimeoutMs: limits.timeoutMs,
+  });
+  try {
+    return await fetchInto(url, blobs, key, limits, dispatcher);
+  } finally {
+    await dispatcher.destroy();
+  }
+}
+
+async function fetchInto(
+  url: string,
+  blobs: BlobStore,
+  key: string,
+  limits: DownloadLimits,
+  dispatcher: Dispatcher,
+): Promise<{ bytes: number; contentType: string | undefined }> {
   const signal = AbortSignal.timeout(limits.timeoutMs);
   let response: Awaited<ReturnType<typeof request>>;
   try {
-    response = await request(url, { method: "GET", signal, headers: { "user-agent": "Hark" } });
+    response = await request(url, {
+      method: "GET",
+      signal,
+      headers: { "user-agent": "Hark" },
+      dispatcher,
+    });
   } catch (error) {
+    if ((error as { code?: unknown }).code === REFUSED_ADDRESS) {
+      throw new MediaDownloadError(
+        "unreachable",
+        `The media URL was not fetched: ${(error as Error).message}`,
+      );
+    }
     throw new MediaDownloadError(
       "unreachable",
       `The media URL could not be reached: ${(error as Error).message}`,

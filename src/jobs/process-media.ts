@@ -175,6 +175,10 @@ async function fetchMediaUrl(services: Services, media: MediaRecord): Promise<st
   const stored = await downloadMedia(media.mediaUrl, services.blobs, key, {
     maxBytes: services.settings.maxUploadBytes,
     timeoutMs: services.settings.mediaUrlTimeoutSeconds * 1000,
+    guard: {
+      allowPrivate: services.settings.callbackAllowPrivate,
+      allowCidrs: services.settings.callbackAllowCidrs,
+    },
   });
   await recordOriginal(services.db, media.mediaId, { key, ...stored });
   return key;

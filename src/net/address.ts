@@ -1,7 +1,8 @@
 /**
  * Which IP addresses an outbound request on a client's behalf may reach. Everything that is not a
  * public unicast address is refused: loopback, private, link-local, shared, multicast, reserved, and
- * the IPv6 forms that embed such an IPv4 address.
+ * the IPv6 forms that embed such an IPv4 address (mapped, translated, compatible, NAT64, 6to4). Also
+ * the reading of the CIDRs that make exceptions to it.
  */
 import net from "node:net";
 
@@ -27,29 +28,46 @@ for (const [address, prefix] of [
 for (const [address, prefix] of [
   ["::", 128],
   ["::1", 128],
+  // Discard-only: a sink, never a receiver.
+  ["100::", 64],
+  // Local-use NAT64 (RFC 8215): translated to whatever IPv4 network the operator's gateway serves.
+  ["64:ff9b:1::", 48],
   ["fc00::", 7],
   ["fe80::", 10],
+  // Site-local: deprecated, but still routed inside some networks.
+  ["fec0::", 10],
   ["ff00::", 8],
   ["2001:db8::", 32],
 ] as const) {
   notPublic.addSubnet(address, prefix, "ipv6");
 }
 
-/** The IPv4 address an IPv6 address carries (IPv4-mapped `::ffff:a.b.c.d`, NAT64 `64:ff9b::/96`), if any. */
-function embeddedIpv4(address: string): string | undefined {
-  const words = expandIpv6(address);
+/**
+ * The IPv4 address an IPv6 address carries, if any: IPv4-mapped `::ffff:a.b.c.d`, IPv4-translated
+ * `::ffff:0:a.b.c.d`, NAT64 `64:ff9b::a.b.c.d`, IPv4-compatible `::a.b.c.d`, and 6to4 `2002:aabb:ccdd::`
+ * (the tunnel end is that IPv4 address). Each of them can end up at the IPv4 address inside.
+ */
+export function embeddedIpv4(address: string): string | undefined {
+  const words = ipv6Words(address);
   if (!words) return undefined;
-  const mapped = words.slice(0, 5).every((w) => w === 0) && words[5] === 0xffff;
-  const nat64 = words[0] === 0x64 && words[1] === 0xff9b && words.slice(2, 6).every((w) => w === 0);
-  const compatible = words.slice(0, 6).every((w) => w === 0) && (words[6] !== 0 || (words[7] ?? 0) > 1);
-  if (!mapped && !nat64 && !compatible) return undefined;
-  const high = words[6] ?? 0;
-  const low = words[7] ?? 0;
+  const zeros = (from: number, to: number) => words.slice(from, to).every((w) => w === 0);
+  const mapped = zeros(0, 5) && words[5] === 0xffff;
+  const translated = zeros(0, 4) && words[4] === 0xffff && words[5] === 0;
+  const nat64 = words[0] === 0x64 && words[1] === 0xff9b && zeros(2, 6);
+  const compatible = zeros(0, 6) && (words[6] !== 0 || (words[7] ?? 0) > 1);
+  const sixToFour = words[0] === 0x2002;
+  if (sixToFour) return dottedQuad(words[1] ?? 0, words[2] ?? 0);
+  if (!mapped && !translated && !nat64 && !compatible) return undefined;
+  return dottedQuad(words[6] ?? 0, words[7] ?? 0);
+}
+
+function dottedQuad(high: number, low: number): string {
   return [high >> 8, high & 0xff, low >> 8, low & 0xff].join(".");
 }
 
-function expandIpv6(address: string): number[] | undefined {
-  let text = address.toLowerCase();
+/** The eight 16-bit words of an IPv6 address (a zone index ignored), or undefined when it is not one. */
+export function ipv6Words(address: string): number[] | undefined {
+  let text = address.toLowerCase().replace(/%.*$/, "");
   const dotted = text.match(/(\d+\.\d+\.\d+\.\d+)$/);
   if (dotted?.[1]) {
     const bytes = dotted[1].split(".").map(Number);
@@ -72,4 +90,38 @@ export function isPublicAddress(address: string): boolean {
   const inner = embeddedIpv4(address);
   if (inner !== undefined) return isPublicAddress(inner);
   return !notPublic.check(address, "ipv6");
+}
+
+export interface Cidr {
+  address: string;
+  prefix: number;
+  family: "ipv4" | "ipv6";
+}
+
+/**
+ * Reads one CIDR (`10.1.0.0/16`, `fd00::/8`). Throws an Error saying what is wrong: a missing or
+ * out-of-range prefix, an address not written as Node connects to it (`127.1`, a zone index), or bits
+ * set past the prefix, which most often is a mistyped network (`10.1.2.0/8` for `10.0.0.0/8`?).
+ */
+export function parseCidr(text: string): Cidr {
+  const match = /^([^/]+)\/(\d{1,3})$/.exec(text.trim());
+  if (!match?.[1] || match[2] === undefined) {
+    throw new Error(`"${text}" is not a CIDR such as 10.1.0.0/16 or fd00::/8`);
+  }
+  const address = match[1];
+  const prefix = Number(match[2]);
+  const bytes = net.isIPv4(address)
+    ? address.split(".").map(Number)
+    : (ipv6Words(address)?.flatMap((word) => [word >> 8, word & 0xff]) ?? []);
+  if (address.includes("%") || (bytes.length !== 4 && bytes.length !== 16) || net.isIP(address) === 0) {
+    throw new Error(`"${text}" does not start with an IPv4 or IPv6 address`);
+  }
+  if (prefix > bytes.length * 8) {
+    throw new Error(`"${text}" has a prefix longer than ${bytes.length * 8} bits`);
+  }
+  const hostBits = bytes.some(
+    (byte, index) => (byte & (0xff >> Math.max(0, Math.min(8, prefix - index * 8)))) !== 0,
+  );
+  if (hostBits) throw new Error(`"${text}" has address bits set past its /${prefix} prefix`);
+  return { address, prefix, family: bytes.length === 4 ? "ipv4" : "ipv6" };
 }

@@ -129,6 +129,8 @@ export interface AttemptRecord {
   errorMessage?: string;
   responseSnippet?: string;
   succeeded: boolean;
+  /** A 429 or 503 answer's Retry-After, ms: it decides the next scheduled attempt; not stored. */
+  retryAfterMs?: number;
 }
 
 const ATTEMPT_COLUMNS = `delivery_id, scheduled_attempt, try, started_at, duration_ms, status_code, error_kind,
@@ -222,6 +224,80 @@ export async function endBursts(sql: Sql, ends: readonly BurstEnd[]): Promise<vo
 /** PostgreSQL text cannot hold NUL. */
 function snippetText(snippet: string | undefined): string | null {
   return snippet?.replaceAll("\0", "") ?? null;
+}
+
+/** A try as the delivery log shows it. */
+export interface LoggedAttempt extends Omit<AttemptRecord, "deliveryId"> {
+  attemptId: number;
+}
+
+/** Every try of each delivery of a media item, oldest first, by delivery id. */
+export async function attemptsOf(sql: Sql, mediaId: string): Promise<Map<string, LoggedAttempt[]>> {
+  const { rows } = await sql.query<{
+    attempt_id: string;
+    delivery_id: string;
+    scheduled_attempt: number;
+    try: number;
+    started_at: Date;
+    duration_ms: number;
+    status_code: number | null;
+    error_kind: ErrorKind | null;
+    error_message: string | null;
+    response_snippet: string | null;
+    succeeded: boolean;
+  }>(
+    `select a.* from delivery_attempts a join deliveries d using (delivery_id)
+     where d.media_id = $1 order by a.attempt_id`,
+    [mediaId],
+  );
+  const log = new Map<string, LoggedAttempt[]>();
+  for (const row of rows) {
+    const attempts = log.get(row.delivery_id) ?? [];
+    attempts.push({
+      attemptId: Number(row.attempt_id),
+      scheduledAttempt: row.scheduled_attempt,
+      try: row.try,
+      startedAt: row.started_at,
+      durationMs: row.duration_ms,
+      succeeded: row.succeeded,
+      ...(row.status_code !== null && { statusCode: row.status_code }),
+      ...(row.error_kind !== null && { errorKind: row.error_kind }),
+      ...(row.error_message !== null && { errorMessage: row.error_message }),
+      ...(row.response_snippet !== null && { responseSnippet: row.response_snippet }),
+    });
+    log.set(row.delivery_id, attempts);
+  }
+  return log;
+}
+
+/**
+ * Starts a delivery's schedule afresh from `now`, with its same body and `webhook-id`: a client's
+ * "send it again", also after it succeeded or was exhausted. Resolves to the delivery, now pending, or
+ * to the state that kept it from being rescheduled: processing has not ended (`waiting`), there is
+ * nothing to send (`skipped`), or a burst is running (`trying`: its outcome would overwrite the new
+ * schedule). Undefined when the media item has no such delivery.
+ */
+export async function redeliver(
+  sql: Sql,
+  mediaId: string,
+  deliveryId: string,
+  now: Date,
+): Promise<DeliveryRecord | DeliveryState | undefined> {
+  const { rows } = await sql.query<DeliveryRow>(
+    `update deliveries
+     set state = 'pending', scheduled_attempt = 0, first_try_at = $3, next_try_at = $3, due_at = $3,
+         ended_at = null, claim = null
+     where delivery_id = $2 and media_id = $1 and state in ('pending', 'will-retry', 'succeeded', 'exhausted')
+     returning ${RECORD_COLUMNS}`,
+    [mediaId, deliveryId, now],
+  );
+  if (rows[0]) return toRecord(rows[0]);
+  // Not rescheduled: say why (a state read after the refusal; it only explains the refusal).
+  const { rows: found } = await sql.query<{ state: DeliveryState }>(
+    "select state from deliveries where delivery_id = $2 and media_id = $1",
+    [mediaId, deliveryId],
+  );
+  return found[0]?.state;
 }
 
 export interface AttemptSummary {

@@ -279,6 +279,13 @@ describe("configuration", () => {
     assert.equal(faults({ categories: [{ categoryName: "" }] })[0]?.code, 11001);
   });
 
+  test("HARK_CALLBACK_ALLOW_CIDRS lets a URL name an address in those networks, and no other", () => {
+    const policy = { allowHttp: false, allowPrivate: false, allowCidrs: ["10.1.0.0/16"] };
+    accepted({ publish: { callbacks: [{ url: "https://10.1.2.3/hook" }] } }, policy);
+    const [fault] = faults({ publish: { callbacks: [{ url: "https://10.2.0.1/hook" }] } }, policy);
+    assert.equal(fault?.code, 11002);
+  });
+
   test("a redacted-audio media callback needs a detector that redacts audio", () => {
     const callbacks = [
       { url: "https://example.com/original", type: "media", stream: "original" },

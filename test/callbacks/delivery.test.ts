@@ -157,6 +157,39 @@ describe("callback delivery", () => {
     assert.equal(doc.callbacks[0].lastAttempt.statusCode, 302);
   });
 
+  test("a Retry-After ends the burst and moves the next try to the first scheduled attempt after it", async () => {
+    receiver.answer("/busy", [{ status: 503, headers: { "retry-after": "1" } }, { status: 200 }]);
+    const mediaId = await upload([{ url: `${receiver.url}/busy` }]);
+    const doc = await waitForState(mediaId, "succeeded");
+    const calls = receiver.received.filter((r) => r.path === "/busy");
+    assert.equal(calls.length, 2, "no second try in the burst the receiver asked to wait");
+    const { rows } = await hark.services.db.query<{
+      scheduled_attempt: number;
+      error_message: string | null;
+    }>(
+      `select a.scheduled_attempt, a.error_message from delivery_attempts a join deliveries d using (delivery_id)
+       where d.media_id = $1 order by a.attempt_id`,
+      [mediaId],
+    );
+    assert.deepEqual(
+      rows.map((row) => row.scheduled_attempt),
+      [0, 2],
+      "the attempt at 1 s came before the wait was over",
+    );
+    assert.equal(rows[0]?.error_message, "HTTP 503, Retry-After 1 s");
+    const gap = (calls[1]?.at ?? 0) - (calls[0]?.at ?? 0);
+    assert.ok(gap >= 1000, `the receiver waited ${gap} ms`);
+    assert.equal(doc.callbacks[0].attempts, 2);
+  });
+
+  test("410 Gone stops the callback at once: no more tries, exhausted", async () => {
+    receiver.answer("/gone", { status: 410 });
+    const mediaId = await upload([{ url: `${receiver.url}/gone` }]);
+    const doc = await waitForState(mediaId, "exhausted");
+    assert.equal(receiver.received.filter((r) => r.path === "/gone").length, 1);
+    assert.equal(doc.callbacks[0].lastAttempt.statusCode, 410);
+  });
+
   test("after failed processing only analytics callbacks go out, describing the error", async () => {
     const mediaId = await upload(
       [

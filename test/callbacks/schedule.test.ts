@@ -13,6 +13,7 @@ import {
   type Schedule,
   scheduledAttemptAt,
 } from "../../src/callbacks/schedule.ts";
+import { outcomeOf } from "../../src/callbacks/deliver.ts";
 import { loadSettings, SettingsError } from "../../src/settings.ts";
 
 const MINUTE = 60_000;
@@ -123,6 +124,26 @@ describe("the default schedule", () => {
   });
 });
 
+describe("a receiver's Retry-After", () => {
+  const schedule: Schedule = { offsetsMs: parseScheduleOffsets(DEFAULT_SCHEDULE_TEXT), burst: DEFAULT_BURST };
+  const firstTry = new Date("2024-03-10T22:07:31.250Z");
+  const after = (minutes: number) => new Date(firstTry.getTime() + minutes * MINUTE);
+
+  test("a wait shorter than the schedule's changes nothing", () => {
+    assert.deepEqual(nextScheduledAttempt(schedule, firstTry, 0, after(5)), { index: 1, at: after(15) });
+  });
+
+  test("a longer wait skips the scheduled attempts that come before it, and never adds one", () => {
+    assert.deepEqual(nextScheduledAttempt(schedule, firstTry, 0, after(100)), { index: 3, at: after(105) });
+    assert.deepEqual(nextScheduledAttempt(schedule, firstTry, 1, after(45)), { index: 2, at: after(45) });
+    assert.equal(
+      nextScheduledAttempt(schedule, firstTry, 2, after(24 * 60)),
+      undefined,
+      "past the last: exhausted",
+    );
+  });
+});
+
 describe("schedule settings", () => {
   /** Asserts that `env` is refused with a SettingsError whose message names `variable`. */
   function assertRefused(env: Record<string, string>, variable: string, says?: RegExp): void {
@@ -154,5 +175,44 @@ describe("schedule settings", () => {
       assertRefused({ HARK_CALLBACK_BURST: burst }, "HARK_CALLBACK_BURST");
     }
     assert.equal(loadSettings({ HARK_CALLBACK_BURST: "1" }).callbackBurst, 1);
+  });
+});
+
+describe("where a burst leaves a delivery", () => {
+  const schedule: Schedule = { offsetsMs: [0, 60_000, 120_000], burst: 3 };
+  const delivery = { firstTryAt: new Date("2025-01-01T00:00:00Z"), scheduledAttempt: 0 };
+  const now = new Date("2025-01-01T00:00:05Z");
+
+  test("success ends it; a failure goes on to the next scheduled attempt", () => {
+    assert.deepEqual(outcomeOf(schedule, delivery, { succeeded: true }, now), {
+      state: "succeeded",
+      at: now,
+    });
+    assert.deepEqual(outcomeOf(schedule, delivery, { succeeded: false, statusCode: 500 }, now), {
+      state: "will-retry",
+      nextIndex: 1,
+      nextAt: new Date("2025-01-01T00:01:00Z"),
+    });
+  });
+
+  test("410 Gone ends it whatever is left of the schedule", () => {
+    assert.deepEqual(outcomeOf(schedule, delivery, { succeeded: false, statusCode: 410 }, now), {
+      state: "exhausted",
+      at: now,
+    });
+  });
+
+  test("Retry-After picks the first scheduled attempt after the wait, or none", () => {
+    const waiting = (seconds: number) => ({
+      succeeded: false,
+      statusCode: 503,
+      retryAfterMs: seconds * 1000,
+    });
+    assert.deepEqual(outcomeOf(schedule, delivery, waiting(90), now), {
+      state: "will-retry",
+      nextIndex: 2,
+      nextAt: new Date("2025-01-01T00:02:00Z"),
+    });
+    assert.deepEqual(outcomeOf(schedule, delivery, waiting(3600), now), { state: "exhausted", at: now });
   });
 });

@@ -13,8 +13,11 @@ import {
   type CallbackSender,
   classifyError,
   type OutboundRequest,
+  parseRetryAfter,
   undiciSender,
 } from "../../src/callbacks/send.ts";
+import { checkOutboundUrl } from "../../src/api/configuration.ts";
+import { addressPolicy, isAllowedAddress, RefusedAddressError, type Resolver } from "../../src/net/guard.ts";
 import { type Receiver, startReceiver } from "../support/receiver.ts";
 
 const BODY = Buffer.from('{"mediaId":"m-1"}');
@@ -172,8 +175,10 @@ describe("undiciSender", () => {
         const result = await strict.send(post(`${target}/private`));
         assert.equal(result.succeeded, false);
         assert.equal(result.errorKind, "refused-address", target);
-        assert.match(result.errorMessage ?? "", /127\.0\.0\.1|::1/);
-        assert.match(result.errorMessage ?? "", /not a public address/);
+        assert.match(
+          result.errorMessage ?? "",
+          /is not a public address|resolves to an address that is not public/,
+        );
         assert.equal(result.statusCode, undefined);
       }
       assert.equal(connections.length, 0, "no connection was even opened");
@@ -235,6 +240,177 @@ describe("undiciSender", () => {
   });
 });
 
+describe("undiciSender's address guard", () => {
+  let receiver: Receiver;
+  let port: string;
+
+  before(async () => {
+    receiver = await startReceiver();
+    port = new URL(receiver.url).port;
+  });
+  after(async () => {
+    await receiver?.close();
+  });
+
+  /** A resolver that answers each call with the next of `answers` (the last repeating), and counts calls. */
+  function resolver(...answers: string[][]): Resolver & { calls: string[] } {
+    const calls: string[] = [];
+    const resolve = async (host: string) => {
+      calls.push(host);
+      const addresses = answers[Math.min(calls.length, answers.length) - 1] ?? [];
+      return addresses.map((address) => ({ address, family: net.isIP(address) }));
+    };
+    return Object.assign(resolve, { calls });
+  }
+
+  /** A strict sender (no private addresses) with `resolve` and `allowCidrs`, closed after `work`. */
+  async function withSender<T>(
+    options: { resolve?: Resolver; allowCidrs?: string[] },
+    work: (sender: CallbackSender) => Promise<T>,
+  ): Promise<T> {
+    const sender = undiciSender({ connectTimeoutMs: 2000, timeoutMs: 5000, allowPrivate: false, ...options });
+    try {
+      return await work(sender);
+    } finally {
+      await sender.close();
+    }
+  }
+
+  test("a name that resolves to 127.0.0.1 is refused and the receiver sees nothing", async () => {
+    const resolve = resolver(["127.0.0.1"]);
+    const result = await withSender({ resolve }, (sender) =>
+      sender.send(post(`http://hooks.test:${port}/named-loopback`)),
+    );
+    assert.equal(result.succeeded, false);
+    assert.equal(result.errorKind, "refused-address", JSON.stringify(result));
+    assert.equal(result.errorMessage, "hooks.test resolves to an address that is not public");
+    assert.equal(result.statusCode, undefined);
+    assert.deepEqual(resolve.calls, ["hooks.test"]);
+    assert.equal(receiver.received.filter((r) => r.path === "/named-loopback").length, 0);
+  });
+
+  test("rebinding: public when the URL was accepted, loopback at the try, is refused", async () => {
+    const resolve = resolver(["93.184.216.34"], ["127.0.0.1"]);
+    const policy = addressPolicy({ allowPrivate: false, allowCidrs: [] });
+    const url = `http://rebind.test:${port}/rebound`;
+    // At upload the URL passes, and the name resolves to a public address.
+    assert.equal(checkOutboundUrl(url, { allowHttp: true, allowPrivate: false }), undefined);
+    const atUpload = await resolve("rebind.test");
+    assert.ok(atUpload.every((entry) => isAllowedAddress(entry.address, policy)));
+    // At the try the same name resolves to loopback.
+    const result = await withSender({ resolve }, (sender) => sender.send(post(url)));
+    assert.equal(result.errorKind, "refused-address", JSON.stringify(result));
+    assert.equal(result.errorMessage, "rebind.test resolves to an address that is not public");
+    assert.equal(resolve.calls.length, 2, "looked up once at upload, once at the try");
+    assert.equal(receiver.received.filter((r) => r.path === "/rebound").length, 0);
+  });
+
+  test("a name with one private address among public ones is refused", async () => {
+    const resolve = resolver(["93.184.216.34", "127.0.0.1"]);
+    const result = await withSender({ resolve }, (sender) =>
+      sender.send(post(`http://mixed.test:${port}/mixed`)),
+    );
+    assert.equal(result.errorKind, "refused-address", JSON.stringify(result));
+    assert.equal(receiver.received.filter((r) => r.path === "/mixed").length, 0);
+  });
+
+  test("the connection goes to the address the guard looked up and allowed, and nowhere else", async () => {
+    // receiver.test exists in no DNS: the request can only arrive if the socket connected to the
+    // resolver's answer, once checked; the Host header keeps the name.
+    const resolve = resolver(["127.0.0.1"]);
+    receiver.answer("/pinned", { status: 200, body: "pinned" });
+    const result = await withSender({ resolve, allowCidrs: ["127.0.0.0/8"] }, (sender) =>
+      sender.send(post(`http://receiver.test:${port}/pinned`)),
+    );
+    assert.equal(result.succeeded, true, JSON.stringify(result));
+    assert.equal(result.responseSnippet, "pinned");
+    assert.deepEqual(resolve.calls, ["receiver.test"], "one lookup, the guard's own");
+    const call = await receiver.next("/pinned");
+    assert.equal(call.headers.host, `receiver.test:${port}`);
+    assert.ok(call.body.equals(BODY));
+  });
+
+  test("an allowed network does not open others: a name resolving to 10.0.0.1 stays refused", async () => {
+    const resolve = resolver(["10.0.0.1"]);
+    const result = await withSender({ resolve, allowCidrs: ["127.0.0.0/8"] }, (sender) =>
+      sender.send(post(`http://other.test:${port}/other`)),
+    );
+    assert.equal(result.errorKind, "refused-address", JSON.stringify(result));
+  });
+
+  for (const host of [
+    "127.1",
+    "2130706433",
+    "0x7f.1",
+    "0177.0.0.1",
+    "[::ffff:127.0.0.1]",
+    "[::1]",
+    "localhost",
+  ]) {
+    test(`http://${host}:port is refused before any connection`, async () => {
+      const resolve = resolver(["127.0.0.1"]);
+      const path = `/literal-${host.replace(/[^\w]/g, "_")}`;
+      const result = await withSender({ resolve }, (sender) =>
+        sender.send(post(`http://${host}:${port}${path}`)),
+      );
+      assert.equal(result.errorKind, "refused-address", JSON.stringify(result));
+      assert.match(result.errorMessage ?? "", /not a public address|an address that is not public/);
+      assert.equal(receiver.received.filter((r) => r.path === path).length, 0);
+      // Literals are judged as written: only the name went through the resolver.
+      assert.deepEqual(resolve.calls, host === "localhost" ? ["localhost"] : []);
+    });
+  }
+
+  test("an allowed literal is reached", async () => {
+    const result = await withSender({ allowCidrs: ["127.0.0.0/8"] }, (sender) =>
+      sender.send(post(`http://127.1:${port}/allowed-literal`)),
+    );
+    assert.equal(result.succeeded, true, JSON.stringify(result));
+    assert.equal((await receiver.next("/allowed-literal")).method, "POST");
+  });
+
+  test("a name that does not resolve is a dns failure, not a refusal", async () => {
+    const resolve: Resolver = async (host) => {
+      throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: "ENOTFOUND" });
+    };
+    const result = await withSender({ resolve }, (sender) =>
+      sender.send(post(`http://nowhere.test:${port}/`)),
+    );
+    assert.equal(result.errorKind, "dns", JSON.stringify(result));
+  });
+
+  test("a refused try of a streamed body lets the opened stream go", async () => {
+    let stream: Readable | undefined;
+    const result = await withSender({}, (sender) =>
+      sender.send({
+        url: `http://127.0.0.1:${port}/refused-stream`,
+        method: "PUT",
+        headers: { "content-type": "application/octet-stream", "content-length": "3" },
+        body: {
+          open: async () => (stream = Readable.from([Buffer.from("abc")])),
+          length: 3,
+        },
+      }),
+    );
+    assert.equal(result.errorKind, "refused-address");
+    assert.equal(stream?.destroyed, true);
+  });
+});
+
+describe("parseRetryAfter", () => {
+  const now = Date.parse("2025-06-01T12:00:00Z");
+  test("delay-seconds and HTTP dates, as milliseconds from now", () => {
+    assert.equal(parseRetryAfter("120", now), 120_000);
+    assert.equal(parseRetryAfter(["30"], now), 30_000);
+    assert.equal(parseRetryAfter("Sun, 01 Jun 2025 12:05:00 GMT", now), 300_000);
+    assert.equal(parseRetryAfter("Sun, 01 Jun 2025 11:00:00 GMT", now), 0, "a date passed: at once");
+  });
+  test("absent or unreadable: none", () => {
+    for (const value of [undefined, "", "soon", "-5", "1.5"])
+      assert.equal(parseRetryAfter(value, now), undefined);
+  });
+});
+
 describe("classifyError", () => {
   const coded = (code: string, message = `failed: ${code}`) => Object.assign(new Error(message), { code });
 
@@ -282,6 +458,18 @@ describe("classifyError", () => {
     assert.equal(classifyError(wrapped("ECONNREFUSED")).errorKind, "connect");
     assert.equal(classifyError(wrapped("UND_ERR_CONNECT_TIMEOUT")).errorKind, "timeout");
     assert.equal(classifyError(wrapped("CERT_HAS_EXPIRED")).errorKind, "tls");
+  });
+
+  test("a refusal by the address guard is refused-address, with its message kept", () => {
+    const refusal = new RefusedAddressError("hooks.example", "10.0.0.1");
+    assert.deepEqual(classifyError(refusal), {
+      errorKind: "refused-address",
+      errorMessage: "hooks.example resolves to an address that is not public",
+    });
+    assert.equal(
+      classifyError(new TypeError("fetch failed", { cause: refusal })).errorKind,
+      "refused-address",
+    );
   });
 
   test("something without a code is connect, with its message kept", () => {

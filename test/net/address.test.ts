@@ -155,6 +155,24 @@ describe("isPublicAddress", () => {
     assert.equal(isPublicAddress("::8.8.8.8"), true);
   });
 
+  it("judges an IPv4-translated address (::ffff:0:a.b.c.d) by the IPv4 address it carries", () => {
+    assert.equal(isPublicAddress("::ffff:0:127.0.0.1"), false);
+    assert.equal(isPublicAddress("::ffff:0:a00:1"), false);
+    assert.equal(isPublicAddress("::ffff:0:808:808"), true);
+  });
+
+  it("judges a 6to4 address (2002::/16) by the IPv4 address of its tunnel end", () => {
+    assert.equal(isPublicAddress("2002:7f00:1::1"), false, "127.0.0.1");
+    assert.equal(isPublicAddress("2002:a9fe:a9fe::"), false, "169.254.169.254");
+    assert.equal(isPublicAddress("2002:808:808::1"), true, "8.8.8.8");
+  });
+
+  it("refuses local-use NAT64 (64:ff9b:1::/48), site-local (fec0::/10) and discard-only (100::/64)", () => {
+    for (const address of ["64:ff9b:1::808:808", "fec0::1", "feff::1", "100::1"]) {
+      assert.equal(isPublicAddress(address), false, address);
+    }
+  });
+
   it("judges an address with a zone index by the address itself", () => {
     assert.equal(isPublicAddress("fe80::1%eth0"), false);
     assert.equal(isPublicAddress("::ffff:7f00:1%1"), false);

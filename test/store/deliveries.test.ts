@@ -15,6 +15,7 @@ import {
   deliveriesOf,
   endBursts,
   recordAttempt,
+  redeliver,
 } from "../../src/store/deliveries.ts";
 import { insertMedia, startProcessing } from "../../src/store/media.ts";
 import { migrate } from "../../src/store/migrate.ts";
@@ -211,6 +212,46 @@ describe("deliveries as a queue", () => {
     const [next] = await claimDue(db, at(base + 900), 10, at(base + 930));
     assert.equal(next?.deliveryId, retry, "the next scheduled attempt is due at its time");
     assert.equal(next?.scheduledAttempt, 1);
+  });
+
+  it("redelivery starts the schedule afresh from now, unless there is nothing to send or a burst runs", async () => {
+    const base = 5000;
+    const deliveryId = await pendingDelivery(at(base));
+    const mediaId = (await mediaOf(deliveryId)) ?? "";
+    const [claimed] = await claimDue(db, at(base), 10, at(base + 30));
+    assert.ok(claimed);
+    assert.equal(await redeliver(db, mediaId, deliveryId, at(base + 1)), "trying");
+    await endBursts(db, [
+      {
+        deliveryId,
+        claim: claimed.claim,
+        outcome: { state: "succeeded", at: at(base + 1) },
+        lastTry: lastTry(deliveryId, true),
+      },
+    ]);
+
+    const again = await redeliver(db, mediaId, deliveryId, at(base + 600));
+    assert.ok(typeof again === "object");
+    assert.equal(again.state, "pending");
+    assert.deepEqual(again.nextTryAt, at(base + 600));
+    assert.equal(again.endedAt, undefined);
+    const [next] = await claimDue(db, at(base + 600), 10, at(base + 630));
+    assert.equal(next?.deliveryId, deliveryId, "due at once");
+    assert.equal(next?.scheduledAttempt, 0, "the schedule starts again");
+    assert.deepEqual(next?.firstTryAt, at(base + 600), "counted from the redelivery");
+    assert.equal(JSON.parse(String(next?.body)).mediaId, mediaId, "the same body");
+
+    assert.equal(
+      await redeliver(db, randomUUID(), deliveryId, at(base)),
+      undefined,
+      "another item's delivery",
+    );
+    await db.query("update deliveries set state = 'skipped', due_at = null where delivery_id = $1", [
+      deliveryId,
+    ]);
+    assert.equal(await redeliver(db, mediaId, deliveryId, at(base + 700)), "skipped");
+    await db.query("update deliveries set state = 'waiting' where delivery_id = $1", [deliveryId]);
+    assert.equal(await redeliver(db, mediaId, deliveryId, at(base + 700)), "waiting");
   });
 
   async function mediaOf(deliveryId: string): Promise<string | undefined> {

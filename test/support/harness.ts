@@ -42,7 +42,11 @@ let accounts = 0;
 
 export async function startTestHark(
   env: Record<string, string> = {},
-  options: { workers?: boolean } = {},
+  options: {
+    workers?: boolean;
+    /** Every log line, at trace level, goes here too (tests of what is logged). */
+    logLines?: string[];
+  } = {},
 ): Promise<TestHark> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "hark-test-"));
   const database = await freshDatabase();
@@ -54,7 +58,10 @@ export async function startTestHark(
     HARK_LOG_LEVEL: "silent",
     ...env,
   });
-  const services = await openServices(settings, pino({ level: process.env.HARK_TEST_LOG_LEVEL ?? "silent" }));
+  const log = options.logLines
+    ? pino({ level: "trace" }, { write: (line: string) => void options.logLines?.push(line) })
+    : pino({ level: process.env.HARK_TEST_LOG_LEVEL ?? "silent" });
+  const services = await openServices(settings, log);
   const app = await buildApp(services);
   let workers: Stoppable | undefined;
   if (options.workers) workers = await startWorkers(services);

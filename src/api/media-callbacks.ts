@@ -1,0 +1,85 @@
+/**
+ * The delivery log and redelivery: `GET /v3/media/{mediaId}/callbacks` lists each callback of the item
+ * with its state and every try; `POST .../callbacks/{deliveryId}/redeliver` starts a callback's schedule
+ * again (new tries, the same body and `webhook-id`), also after it succeeded or was exhausted.
+ */
+import type { FastifyInstance } from "fastify";
+import { ApiError } from "../errors.ts";
+import type { Services } from "../services.ts";
+import {
+  attemptsOf,
+  type DeliveryRecord,
+  deliveriesOf,
+  type LoggedAttempt,
+  redeliver,
+} from "../store/deliveries.ts";
+import { describeCallback } from "./callbacks-section.ts";
+import { mediaUrl } from "./media-document.ts";
+import { findMedia } from "./media-lookup.ts";
+
+export function registerCallbackRoutes(app: FastifyInstance, services: Services): void {
+  const { db, settings, clock } = services;
+
+  app.get("/v3/media/:mediaId/callbacks", async (request) => {
+    const media = await findMedia(services, request);
+    const [deliveries, attempts] = await Promise.all([
+      deliveriesOf(db, media.mediaId),
+      attemptsOf(db, media.mediaId),
+    ]);
+    return {
+      _links: { self: { href: `${mediaUrl(settings.publicUrl, media.mediaId)}/callbacks` } },
+      mediaId: media.mediaId,
+      callbacks: deliveries.map((delivery) => logEntry(delivery, attempts.get(delivery.deliveryId) ?? [])),
+    };
+  });
+
+  app.post("/v3/media/:mediaId/callbacks/:deliveryId/redeliver", async (request, reply) => {
+    const media = await findMedia(services, request);
+    const { deliveryId } = request.params as { deliveryId: string };
+    const result = UUID.test(deliveryId)
+      ? await redeliver(db, media.mediaId, deliveryId.toLowerCase(), clock.now())
+      : undefined;
+    if (result === undefined) {
+      throw new ApiError("notFound", `This media has no callback ${JSON.stringify(deliveryId)}`);
+    }
+    if (typeof result === "string") throw new ApiError("redeliveryRefused", refusal(result));
+    services.events.emit("delivery.scheduled", { deliveryId: result.deliveryId, mediaId: media.mediaId });
+    const attempts = (await attemptsOf(db, media.mediaId)).get(result.deliveryId) ?? [];
+    return reply.status(202).send(logEntry(result, attempts));
+  });
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Why a redelivery was refused, by the state the callback was in. */
+function refusal(state: string): string {
+  switch (state) {
+    case "waiting":
+      return "Processing has not ended yet; the callback goes out when it does";
+    case "skipped":
+      return "This callback was skipped (nothing to send: failed processing, or a stream the media does not have)";
+    case "trying":
+      return "A burst of tries of this callback is running; redeliver once it has ended";
+    default:
+      return "The callback changed meanwhile; try again";
+  }
+}
+
+/** One callback in the log: what it is, where it stands, and every try. */
+function logEntry(delivery: DeliveryRecord, attempts: readonly LoggedAttempt[]) {
+  return {
+    ...describeCallback(delivery),
+    ...(delivery.endedAt && { dateEnded: delivery.endedAt.toISOString() }),
+    attempts: attempts.map((attempt) => ({
+      date: attempt.startedAt.toISOString(),
+      scheduledAttempt: attempt.scheduledAttempt,
+      try: attempt.try,
+      succeeded: attempt.succeeded,
+      durationMs: attempt.durationMs,
+      ...(attempt.statusCode !== undefined && { statusCode: attempt.statusCode }),
+      ...(attempt.errorKind !== undefined && { errorKind: attempt.errorKind }),
+      ...(attempt.errorMessage !== undefined && { errorMessage: attempt.errorMessage }),
+      ...(attempt.responseSnippet !== undefined && { responseSnippet: attempt.responseSnippet }),
+    })),
+  };
+}
