@@ -53,6 +53,10 @@ export const errorCodes = {
   signingSecretExpired: { code: 11303, status: 409 },
   /** A redelivery of a callback that has nothing to send yet, or has a burst running. */
   redeliveryRefused: { code: 11401, status: 409 },
+  /** The body of `POST /v3/security/public-keys` is not an OpenPGP public key that can encrypt now. */
+  invalidPublicKey: { code: 11501, status: 400 },
+  /** `configuration.encryption.publicKeyId` names no public key of the account (or it was deleted). */
+  publicKeyNotFound: { code: 11502, status: 400 },
   internal: { code: 11999, status: 500 },
 } as const satisfies Record<string, { code: number; status: number }>;
 

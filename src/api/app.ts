@@ -22,6 +22,7 @@ import { registerStreamRoutes } from "./media-streams.ts";
 import { registerTranscriptRoutes } from "./media-transcript.ts";
 import { registerCallbackRoutes } from "./media-callbacks.ts";
 import { registerUploadRoute } from "./media-upload.ts";
+import { registerPublicKeyRoutes } from "./public-keys.ts";
 import { registerSigningSecretRoutes } from "./signing-secrets.ts";
 
 export async function buildApp(services: Services): Promise<FastifyInstance> {
@@ -84,6 +85,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     registerCallbackRoutes(v3, services);
     registerDefinitionRoutes(v3, services);
     registerSigningSecretRoutes(v3, services);
+    registerPublicKeyRoutes(v3, services);
   });
   return app;
 }

@@ -141,7 +141,7 @@ export const configurationSchema = object({
     ["callbacks"],
   ),
   searchability: object({ searchable: boolean }),
-  encryption: object({ publicKeyId: string }),
+  encryption: object({ publicKeyId: { type: "string", minLength: 1 } }, ["publicKeyId"]),
   timeToLiveInSeconds: { type: "integer", minimum: 1, maximum: MAX_TTL_SECONDS },
 });
 

@@ -45,6 +45,11 @@ export interface Configuration {
   priority: "low" | "normal" | "high";
   callbacks: Callback[];
   analyses: AnalysisPlan;
+  /**
+   * Client-supplied encryption: results are stored and delivered encrypted to this OpenPGP key. The
+   * upload adds the key's hash, as the analytics body shows it.
+   */
+  encryption?: { publicKeyId: string; publicKeyHash?: string };
   timeToLiveInSeconds?: number;
 }
 
@@ -106,6 +111,7 @@ export function parseConfiguration(text: string | undefined, policy: UrlPolicy):
       priority: config.priority ?? "normal",
       callbacks: (config.publish?.callbacks ?? []).map(normaliseCallback),
       analyses: analysisPlan(config),
+      ...(config.encryption && { encryption: { publicKeyId: config.encryption.publicKeyId } }),
       ...(config.timeToLiveInSeconds !== undefined && { timeToLiveInSeconds: config.timeToLiveInSeconds }),
     },
   };
@@ -174,6 +180,7 @@ interface ConfigurationInput {
   categories?: { allCategories?: boolean; categoryName?: string }[];
   speakerSentiments?: boolean;
   conversation?: { verbNounPairsEnabled?: boolean };
+  encryption?: { publicKeyId: string };
   timeToLiveInSeconds?: number;
   [section: string]: unknown;
 }
@@ -239,7 +246,7 @@ function article(type: string): string {
  * for keyword spotting must not get a result that silently lacks it.
  */
 function unsupportedFeatures(config: ConfigurationInput): ErrorEntry[] {
-  const unsupported = ["transcript", "searchability", "vocabularies", "encryption"] as const;
+  const unsupported = ["transcript", "searchability", "vocabularies"] as const;
   const errors = unsupported
     .filter((name) => config[name] !== undefined)
     .map((name) =>

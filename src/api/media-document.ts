@@ -20,14 +20,37 @@ export interface Stream {
   streamLocation: string;
 }
 
-/** Where a stream's bytes are stored, if the item has that stream. */
+/** An item whose results are stored and delivered encrypted to the client's OpenPGP key. */
+export function isEncrypted(media: MediaRecord): boolean {
+  return media.configuration.encryption !== undefined;
+}
+
+/**
+ * Where a stream's bytes are stored, if the item has that stream. An encrypted item's streams are its
+ * encrypted copies, made when processing ends; before that it has none to give out.
+ */
 export function streamBlob(media: MediaRecord, name: StreamName): string | undefined {
+  if (isEncrypted(media) && media.status !== "finished") return undefined;
   return name === "original" ? media.originalBlob : media.redactedBlob;
+}
+
+/** A stream's name as listed: VoiceBase calls an encrypted item's `original-encrypted`, `redacted-encrypted`. */
+function listedName(media: MediaRecord, name: StreamName): string {
+  if (!isEncrypted(media)) return name;
+  return name === "original" ? "original-encrypted" : "redacted-encrypted";
+}
+
+/** The streams a media item has, by listed name, with the blob holding each. */
+export function availableStreams(media: MediaRecord): { name: string; blob: string }[] {
+  return STREAM_NAMES.flatMap((name) => {
+    const blob = streamBlob(media, name);
+    return blob === undefined ? [] : [{ name: listedName(media, name), blob }];
+  });
 }
 
 /** The streams a media item has: its original bytes once stored, the redacted audio once made. */
 export function streamsOf(media: MediaRecord, publicUrl: string): Stream[] {
-  return STREAM_NAMES.filter((name) => streamBlob(media, name) !== undefined).map((name) => ({
+  return availableStreams(media).map(({ name }) => ({
     status: "available",
     streamName: name,
     streamLocation: `${mediaUrl(publicUrl, media.mediaId)}/streams/${name}`,
@@ -50,6 +73,12 @@ export function envelopeOf(media: MediaRecord, publicUrl: string): Record<string
     ...(media.mediaContentType && { mediaContentType: media.mediaContentType }),
     ...(media.lengthMs !== undefined && { length: media.lengthMs }),
     ...(media.errors && { errors: media.errors }),
+    ...(media.configuration.encryption && {
+      encryption: {
+        publishKeyId: media.configuration.encryption.publicKeyId,
+        publicKeyHash: media.configuration.encryption.publicKeyHash,
+      },
+    }),
   };
 }
 
@@ -60,7 +89,9 @@ export function envelopeOf(media: MediaRecord, publicUrl: string): Record<string
 export function mediaDocument(media: MediaRecord, publicUrl: string, include?: readonly IncludeSection[]) {
   const wanted = (section: IncludeSection) => include === undefined || include.includes(section);
   const document = envelopeOf(media, publicUrl);
-  if (wanted("metadata") && media.metadata !== undefined) document.metadata = media.metadata;
+  // An encrypted item's metadata is delivered inside its encrypted results only.
+  if (wanted("metadata") && media.metadata !== undefined && !isEncrypted(media))
+    document.metadata = media.metadata;
   for (const [name, section] of Object.entries(media.sections)) {
     if (wanted(name as IncludeSection)) document[name] = section;
   }

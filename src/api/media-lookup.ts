@@ -25,3 +25,13 @@ export function requireFinished(media: MediaRecord, what: string): void {
     );
   }
 }
+
+/** An encrypted item's transcript exists only inside its encrypted results (`GET .../encrypted`). */
+export function requirePlaintext(media: MediaRecord): void {
+  if (media.configuration.encryption !== undefined) {
+    throw new ApiError(
+      "notFound",
+      `Media ${media.mediaId} is encrypted to your public key: its results are at GET /v3/media/${media.mediaId}/encrypted`,
+    );
+  }
+}

@@ -1,12 +1,12 @@
 /**
  * The media streams: `GET /v3/media/{mediaId}/streams` lists them, `GET .../streams/{streamName}` sends
- * the bytes, streamed from the blob store.
+ * the bytes, streamed from the blob store; and an encrypted item's results, `GET .../encrypted`.
  */
 import type { FastifyInstance } from "fastify";
 import { ApiError } from "../errors.ts";
 import type { Services } from "../services.ts";
-import type { StreamName } from "./configuration.ts";
-import { mediaUrl, streamBlob, streamsOf } from "./media-document.ts";
+import { encryptedResultsKey } from "../jobs/encrypt-results.ts";
+import { availableStreams, isEncrypted, mediaUrl, streamsOf } from "./media-document.ts";
 import { findMedia } from "./media-lookup.ts";
 
 export function registerStreamRoutes(app: FastifyInstance, services: Services): void {
@@ -23,9 +23,10 @@ export function registerStreamRoutes(app: FastifyInstance, services: Services): 
   app.get("/v3/media/:mediaId/streams/:streamName", async (request, reply) => {
     const media = await findMedia(services, request);
     const { streamName } = request.params as { streamName: string };
-    const names = streamsOf(media, settings.publicUrl).map((stream) => stream.streamName);
-    const key = names.includes(streamName) ? streamBlob(media, streamName as StreamName) : undefined;
+    const streams = availableStreams(media);
+    const key = streams.find((stream) => stream.name === streamName)?.blob;
     if (key === undefined) {
+      const names = streams.map((stream) => stream.name);
       throw new ApiError(
         "notFound",
         `This media has no stream ${JSON.stringify(streamName)}${names.length ? `; it has ${names.join(", ")}` : " yet"}`,
@@ -33,9 +34,35 @@ export function registerStreamRoutes(app: FastifyInstance, services: Services): 
     }
     const size = await blobs.size(key);
     if (size === undefined) throw new ApiError("notFound", `The stream ${streamName} is no longer stored`);
-    // The redacted audio keeps the original's container and codec.
+    // The redacted audio keeps the original's container and codec; an encrypted stream is an OpenPGP
+    // message.
     return reply
-      .header("content-type", media.mediaContentType ?? "application/octet-stream")
+      .header(
+        "content-type",
+        isEncrypted(media)
+          ? "application/octet-stream"
+          : (media.mediaContentType ?? "application/octet-stream"),
+      )
+      .header("content-length", String(size))
+      .send(await blobs.read(key));
+  });
+
+  // Client-supplied encryption: the whole media document, encrypted to the client's key (VoiceBase's
+  // `getEncryptedMediaById`).
+  app.get("/v3/media/:mediaId/encrypted", async (request, reply) => {
+    const media = await findMedia(services, request);
+    const key = encryptedResultsKey(media.mediaId);
+    const size = isEncrypted(media) && media.status === "finished" ? await blobs.size(key) : undefined;
+    if (size === undefined) {
+      throw new ApiError(
+        "notFound",
+        isEncrypted(media)
+          ? `Media ${media.mediaId} has no encrypted results yet; it is ${media.status}`
+          : `Media ${media.mediaId} is not encrypted: its results are at GET /v3/media/${media.mediaId}`,
+      );
+    }
+    return reply
+      .header("content-type", "application/octet-stream")
       .header("content-length", String(size))
       .send(await blobs.read(key));
   });

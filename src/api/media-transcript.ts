@@ -9,11 +9,12 @@ import { ApiError } from "../errors.ts";
 import { CONTENT_TYPES, RENDERED_FORMATS, type RenderedFormat, renderFormat } from "../formats/index.ts";
 import type { Services } from "../services.ts";
 import { transcriptDocument } from "./media-document.ts";
-import { findMedia, requireFinished } from "./media-lookup.ts";
+import { findMedia, requireFinished, requirePlaintext } from "./media-lookup.ts";
 
 export function registerTranscriptRoutes(app: FastifyInstance, services: Services): void {
   app.get("/v3/media/:mediaId/transcript", async (request) => {
     const media = await findMedia(services, request);
+    requirePlaintext(media);
     requireFinished(media, "transcript");
     const asked = alternateFormatsAsked(
       (request.query as Record<string, string | string[]>).includeAlternateFormat,
@@ -30,6 +31,7 @@ export function registerTranscriptRoutes(app: FastifyInstance, services: Service
       );
     }
     const media = await findMedia(services, request);
+    requirePlaintext(media);
     requireFinished(media, "transcript");
     const transcript = media.sections.transcript as Transcript;
     return reply

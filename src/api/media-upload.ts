@@ -13,6 +13,7 @@ import { contentTypeOfFileName, UNKNOWN_CONTENT_TYPE } from "../jobs/media-conte
 import type { Services } from "../services.ts";
 import { getMedia, insertMedia } from "../store/media.ts";
 import { definitionsFor } from "../jobs/definitions-for.ts";
+import { getPublicKey } from "../store/public-keys.ts";
 import { checkOutboundUrl, parseConfiguration, parseMetadata } from "./configuration.ts";
 import { mediaDocument } from "./media-document.ts";
 
@@ -51,6 +52,17 @@ export function registerUploadRoute(app: FastifyInstance, services: Services): v
       const mediaUrl = received.texts.mediaUrl?.trim() || undefined;
       faults.push(...sourceFaults(received, mediaUrl, settings));
       if (configuration.ok) {
+        const wanted = configuration.value.encryption;
+        const key = wanted && (await getPublicKey(db, request.account.accountId, wanted.publicKeyId));
+        if (wanted && !key) {
+          faults.push(
+            errorEntry(
+              "publicKeyNotFound",
+              `configuration.encryption.publicKeyId ${JSON.stringify(wanted.publicKeyId)} is not a public key of this account; upload it with POST /v3/security/public-keys`,
+            ),
+          );
+        }
+        if (wanted && key) wanted.publicKeyHash = key.publicKeyHash;
         const { missing } = await definitionsFor(db, request.account.accountId, configuration.value.analyses);
         for (const name of missing) {
           faults.push(

@@ -13,6 +13,8 @@ export interface BlobStore {
   size(key: string): Promise<number | undefined>;
   /** Runs `work` with a local file path holding the blob (tools like ffmpeg need a file). */
   withLocalFile<T>(key: string, work: (file: string) => Promise<T>): Promise<T>;
+  /** Removes the blob; removing none is not an error. */
+  delete(key: string): Promise<void>;
   /** Removes every blob whose key starts with `prefix`; removing nothing is not an error. */
   deletePrefix(prefix: string): Promise<void>;
 }

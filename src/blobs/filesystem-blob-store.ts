@@ -58,6 +58,10 @@ export function filesystemBlobStore(root: string): BlobStore {
       return work(fileOf(key));
     },
 
+    async delete(key) {
+      await fs.rm(fileOf(key), { force: true });
+    },
+
     async deletePrefix(prefix) {
       const cleaned = prefix.replace(/\/+$/, "");
       await fs.rm(fileOf(cleaned), { recursive: true, force: true });

@@ -3,11 +3,18 @@
  * commit together in one statement, or none of it does. The callbacks' rows are their delivery queue, so
  * the first tries are queued by that same statement. Processing ends once: a second call for the same
  * item changes nothing.
+ *
+ * An item encrypted to the client's key keeps no results in the clear: its bodies and its whole document
+ * are encrypted (see encrypt-results.ts), its row keeps no sections, and its plaintext streams go once
+ * the end has committed.
  */
+import { mediaDocument } from "../api/media-document.ts";
 import { deliveryFates } from "../callbacks/prepare.ts";
 import type { ErrorEntry, Message } from "../domain.ts";
 import type { Services } from "../services.ts";
+import type { DeliveryFate } from "../store/deliveries.ts";
 import { finishProcessing, getMedia, type MediaRecord, type Sections } from "../store/media.ts";
+import { sealFates, storeEncryptedResults } from "./encrypt-results.ts";
 
 export interface ProcessingOutcome {
   status: "finished" | "failed";
@@ -16,6 +23,12 @@ export interface ProcessingOutcome {
   errors?: ErrorEntry[];
   /** The `redacted-audio` stream, when processing made one. */
   redactedBlob?: string;
+  /** The stored original, when processing replaced it (by its encrypted copy). */
+  originalBlob?: string;
+  /** Client-supplied encryption: the armored OpenPGP key the results are encrypted to. */
+  encryptTo?: string;
+  /** Blobs to delete once the end has committed: the plaintext streams of an encrypted item. */
+  plaintextBlobs?: string[];
 }
 
 /** Resolves to whether this call ended the item's processing. */
@@ -26,11 +39,27 @@ export async function endProcessing(
 ): Promise<boolean> {
   const media = await getMedia(services.db, mediaId);
   if (media?.status !== "running") return false;
+  const { publicUrl } = services.settings;
   const ended = endedMedia(media, outcome, services.clock.now());
   // Rendered before the statement that decides whether this call ends processing: a call that loses a
   // race has rendered for nothing, and nothing it rendered is kept.
-  if (!(await finishProcessing(services.db, ended, deliveryFates(ended, services.settings.publicUrl)))) {
-    return false;
+  let fates: DeliveryFate[];
+  let stored = ended;
+  if (outcome.encryptTo === undefined) {
+    fates = deliveryFates(ended, publicUrl);
+  } else {
+    // What is sealed is the whole document, metadata included, as an unencrypted item would show it.
+    const inner = { ...ended, configuration: { ...ended.configuration, encryption: undefined } };
+    fates = await sealFates(deliveryFates(inner, publicUrl), ended, outcome.encryptTo, publicUrl);
+    await storeEncryptedResults(services, mediaDocument(inner, publicUrl), mediaId, outcome.encryptTo);
+    stored = { ...ended, sections: {} };
+  }
+  if (!(await finishProcessing(services.db, stored, fates))) return false;
+  for (const key of outcome.plaintextBlobs ?? []) {
+    // A crash before this leaves the plaintext until the item is deleted; the results are sealed anyway.
+    await services.blobs
+      .delete(key)
+      .catch((err) => services.log.error({ err, mediaId }, "deleting a plaintext stream failed"));
   }
   services.log.info({ mediaId, status: outcome.status }, "processing ended");
   services.events.emit("media.ended", { mediaId, status: outcome.status });
@@ -48,5 +77,6 @@ export function endedMedia(media: MediaRecord, outcome: ProcessingOutcome, now: 
     dateFinished: now,
     expiresOn: new Date(now.getTime() + media.timeToLiveSeconds * 1000),
     redactedBlob: outcome.redactedBlob,
+    originalBlob: outcome.originalBlob ?? media.originalBlob,
   };
 }

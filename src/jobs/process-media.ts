@@ -30,12 +30,13 @@ import {
   recordLength,
   recordOriginal,
   recordProgress,
-  type Sections,
   startProcessing,
 } from "../store/media.ts";
 import { definitionsFor } from "./definitions-for.ts";
 import { downloadMedia, MediaDownloadError } from "./download-media.ts";
-import { endProcessing } from "./end-processing.ts";
+import { getPublicKey } from "../store/public-keys.ts";
+import { encryptStreams } from "./encrypt-results.ts";
+import { endProcessing, type ProcessingOutcome } from "./end-processing.ts";
 import { contentTypeOfContainer } from "./media-content-type.ts";
 
 /** A fault of the media or its configuration: processing ends `failed`, and trying again would not help. */
@@ -77,7 +78,7 @@ export async function processMedia(
 async function transcribe(
   services: Services,
   media: MediaRecord,
-): Promise<{ sections: Sections; messages: Message[]; redactedBlob?: string }> {
+): Promise<Omit<ProcessingOutcome, "status">> {
   const { db, blobs, settings } = services;
   const mediaId = media.mediaId;
   await recordProgress(db, mediaId, "ingest", { status: "started" });
@@ -142,7 +143,12 @@ async function transcribe(
     });
     const redactedBlob = await makeRedactedAudio(services, media.mediaId, file, analysis, tempDir);
     await recordProgress(db, mediaId, "analyse", { status: "finished" });
-    return { sections: analysis.sections, messages, ...(redactedBlob !== undefined && { redactedBlob }) };
+    const results = {
+      sections: analysis.sections,
+      messages,
+      ...(redactedBlob !== undefined && { redactedBlob }),
+    };
+    return media.configuration.encryption ? encrypted(services, media, key, results) : results;
   });
 }
 
@@ -166,6 +172,41 @@ async function makeRedactedAudio(
   } finally {
     await fs.rm(output, { force: true });
   }
+}
+
+/**
+ * Client-supplied encryption: the streams are replaced by copies encrypted to the client's key, and
+ * the results will be (endProcessing seals them). A key deleted since the upload fails the item: its
+ * results are never kept in the clear.
+ */
+async function encrypted(
+  services: Services,
+  media: MediaRecord,
+  originalBlob: string,
+  results: Omit<ProcessingOutcome, "status">,
+): Promise<Omit<ProcessingOutcome, "status">> {
+  const publicKeyId = media.configuration.encryption?.publicKeyId ?? "";
+  const key = await getPublicKey(services.db, media.account.accountId, publicKeyId);
+  if (!key) {
+    throw new MediaFault(
+      errorEntry(
+        "publicKeyNotFound",
+        `The public key ${publicKeyId} was deleted before processing ended; the results are not kept unencrypted`,
+      ),
+    );
+  }
+  const streams = await encryptStreams(
+    services,
+    media.mediaId,
+    { originalBlob, ...(results.redactedBlob !== undefined && { redactedBlob: results.redactedBlob }) },
+    key.armored,
+  );
+  return {
+    ...results,
+    ...streams,
+    encryptTo: key.armored,
+    plaintextBlobs: [originalBlob, ...(results.redactedBlob === undefined ? [] : [results.redactedBlob])],
+  };
 }
 
 async function fetchMediaUrl(services: Services, media: MediaRecord): Promise<string> {

@@ -243,7 +243,7 @@ export async function finishProcessing(
   const { rows } = await sql.query<{ ended: number }>(
     `with ended as (
        update media set status = $2, sections = $3, errors = $4, messages = $5, date_finished = $6, expires_on = $7,
-                        redacted_blob = $14
+                        redacted_blob = $14, original_blob = $15
        where media_id = $1 and status = 'running'
        returning media_id),
      fates as (
@@ -265,6 +265,7 @@ export async function finishProcessing(
       ended.expiresOn,
       ...[0, 1, 2, 3, 4, 5].map(column),
       ended.redactedBlob ?? null,
+      ended.originalBlob ?? null,
     ],
   );
   return rows[0]?.ended === 1;

@@ -163,6 +163,16 @@ export function blobStoreContract(name: string, makeStore: () => Promise<Contrac
       assert.equal((await subject.listAll()).filter((name) => name.includes(doomed)).length, 0);
     });
 
+    it("delete removes that one blob, not one whose key merely starts the same", async () => {
+      const mediaId = randomUUID();
+      await store.put(originalKey(mediaId), Readable.from([Buffer.from("plain")]));
+      await store.put(`${originalKey(mediaId)}-encrypted`, Readable.from([Buffer.from("sealed")]));
+      await store.delete(originalKey(mediaId));
+      await store.delete(originalKey(mediaId));
+      assert.equal(await store.size(originalKey(mediaId)), undefined);
+      assert.equal(await store.size(`${originalKey(mediaId)}-encrypted`), 6);
+    });
+
     it("deletePrefix of a prefix with nothing under it is a no-op", async () => {
       const before = await subject.listAll();
       await store.deletePrefix(mediaPrefix(randomUUID()));
