@@ -5,13 +5,12 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import type { LightMyRequestResponse } from "fastify";
 import { parseCategoryQuery } from "../../src/analytics/categories.ts";
 import { detect, type DetectorName } from "../../src/analytics/detectors.ts";
 import { metricsOf } from "../../src/analytics/metrics.ts";
 import { conversation } from "../analytics/conversation-transcript.ts";
 import { predictionTranscript } from "../analytics/prediction-transcript.ts";
-import { startTestHark, type TestHark } from "../support/harness.ts";
+import { startTestHark, type TestHark, refused } from "../support/harness.ts";
 
 const PUBLIC_URL = "https://hark.example.com";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -36,30 +35,11 @@ describe("definitions API", () => {
   });
   after(() => hark.close());
 
-  function call(method: "GET" | "PUT" | "DELETE", url: string, payload?: unknown, as = token) {
-    return hark.app.inject({
-      method,
-      url,
-      headers: {
-        authorization: `Bearer ${as}`,
-        ...(payload !== undefined && { "content-type": "application/json" }),
-      },
-      ...(payload !== undefined && { payload: JSON.stringify(payload) }),
-    });
-  }
+  const call = (method: "GET" | "PUT" | "DELETE", url: string, payload?: unknown, as = token) =>
+    hark.api(as, method, url, payload);
   const get = (url: string, as = token) => call("GET", url, undefined, as);
   const put = (url: string, payload: unknown, as = token) => call("PUT", url, payload, as);
   const del = (url: string, as = token) => call("DELETE", url, undefined, as);
-
-  /** Asserts the envelope of a refusal and returns its message. */
-  function refused(response: LightMyRequestResponse, status: number, code: number): string {
-    assert.equal(response.statusCode, status, response.body);
-    const body = response.json();
-    assert.equal(body.status, status);
-    assert.equal(body.errors[0].code, code, response.body);
-    assert.equal(typeof body.reference, "string");
-    return body.errors[0].error;
-  }
 
   describe("keyword spotting groups", () => {
     const GROUPS = "/v3/definition/spotting/groups";

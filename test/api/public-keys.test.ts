@@ -11,7 +11,7 @@ import { generateKey } from "openpgp";
 import { MAX_PUBLIC_KEY_BYTES } from "../../src/api/public-keys.ts";
 import { accountByToken } from "../../src/store/accounts.ts";
 import { getPublicKey } from "../../src/store/public-keys.ts";
-import { startTestHark, type TestHark } from "../support/harness.ts";
+import { startTestHark, type TestHark, refused } from "../support/harness.ts";
 
 const PUBLIC_URL = "https://hark.example.com";
 const KEYS = "/v3/security/public-keys";
@@ -70,16 +70,6 @@ describe("public keys API", () => {
     const response = await upload(text, "application/octet-stream", as);
     assert.equal(response.statusCode, 200, response.body);
     return response.json();
-  }
-
-  /** Asserts the envelope of a refusal and returns its message. */
-  function refused(response: LightMyRequestResponse, status: number, code: number): string {
-    assert.equal(response.statusCode, status, response.body);
-    const body = response.json();
-    assert.equal(body.status, status);
-    assert.equal(body.errors[0].code, code, response.body);
-    assert.equal(typeof body.reference, "string");
-    return body.errors[0].error;
   }
 
   test("POST stores the key and answers its id and the SHA-256 of the text; GET answers the text as sent", async () => {

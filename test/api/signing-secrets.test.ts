@@ -5,12 +5,11 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import type { LightMyRequestResponse } from "fastify";
 import { MAX_ACTIVE_SECRETS, MAX_EXPIRY_SECONDS } from "../../src/api/signing-secrets.ts";
 import { secretKey } from "../../src/callbacks/signature.ts";
 import { accountByToken } from "../../src/store/accounts.ts";
 import { activeSecrets } from "../../src/store/signing-secrets.ts";
-import { startTestHark, type TestHark } from "../support/harness.ts";
+import { startTestHark, type TestHark, refused } from "../support/harness.ts";
 
 const PUBLIC_URL = "https://hark.example.com";
 const SECRETS = "/v3/security/signing-secrets";
@@ -28,22 +27,8 @@ describe("signing secrets API", () => {
   });
   after(() => hark.close());
 
-  function call(
-    method: "GET" | "POST" | "DELETE",
-    url: string,
-    payload?: unknown,
-    as = token,
-  ): Promise<LightMyRequestResponse> {
-    return hark.app.inject({
-      method,
-      url,
-      headers: {
-        authorization: `Bearer ${as}`,
-        ...(payload !== undefined && { "content-type": "application/json" }),
-      },
-      ...(payload !== undefined && { payload: JSON.stringify(payload) }),
-    });
-  }
+  const call = (method: "GET" | "POST" | "DELETE", url: string, payload?: unknown, as = token) =>
+    hark.api(as, method, url, payload);
   const get = (url: string, as = token) => call("GET", url, undefined, as);
   const post = (url: string, payload?: unknown, as = token) => call("POST", url, payload, as);
   const del = (url: string, as = token) => call("DELETE", url, undefined, as);
@@ -55,16 +40,6 @@ describe("signing secrets API", () => {
     assert.equal(response.statusCode, 201, response.body);
     assert.equal(response.headers["cache-control"], "no-store");
     return response.json();
-  }
-
-  /** Asserts the envelope of a refusal and returns its message. */
-  function refused(response: LightMyRequestResponse, status: number, code: number): string {
-    assert.equal(response.statusCode, status, response.body);
-    const body = response.json();
-    assert.equal(body.status, status);
-    assert.equal(body.errors[0].code, code, response.body);
-    assert.equal(typeof body.reference, "string");
-    return body.errors[0].error;
   }
 
   test("POST creates a secret and shows it in full; GET of its id shows it again; the list only its end", async () => {

@@ -86,17 +86,8 @@ describe("signed callback delivery", () => {
     await audio?.cleanup();
   });
 
-  function call(token: string, method: "POST" | "GET", url: string, payload?: unknown) {
-    return hark.app.inject({
-      method,
-      url,
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(payload !== undefined && { "content-type": "application/json" }),
-      },
-      ...(payload !== undefined && { payload: JSON.stringify(payload) }),
-    });
-  }
+  const call = (token: string, method: "POST" | "GET", url: string, payload?: unknown) =>
+    hark.api(token, method, url, payload);
   async function createSecret(token: string): Promise<{ secretId: string; secret: string }> {
     const response = await call(token, "POST", SECRETS);
     assert.equal(response.statusCode, 201, response.body);

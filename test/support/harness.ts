@@ -3,11 +3,12 @@
  * Fastify app driven through `inject()`, and helpers for what most tests do (create an account, upload,
  * wait for processing to end).
  */
+import assert from "node:assert/strict";
 import { openAsBlob } from "node:fs";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import type { FastifyInstance, LightMyRequestResponse } from "fastify";
+import type { FastifyInstance, HTTPMethods, LightMyRequestResponse } from "fastify";
 import pino from "pino";
 import { buildApp } from "../../src/api/app.ts";
 import { openServices, type Stoppable, startWorkers } from "../../src/server.ts";
@@ -23,6 +24,8 @@ export interface TestHark {
   dataDir: string;
   createAccount(name?: string): Promise<string>;
   upload(token: string, parts: UploadParts): Promise<LightMyRequestResponse>;
+  /** An API call as `token`'s account; `json` is sent as an application/json body. */
+  api(token: string, method: HTTPMethods, url: string, json?: unknown): Promise<LightMyRequestResponse>;
   /** Resolves when processing of `mediaId` has ended (now or already). */
   ended(mediaId: string): Promise<"finished" | "failed">;
   close(): Promise<void>;
@@ -79,6 +82,17 @@ export async function startTestHark(
       });
       if (response.statusCode !== 201) throw new Error(`account creation failed: ${response.body}`);
       return response.json().token as string;
+    },
+    api(token, method, url, json) {
+      return app.inject({
+        method,
+        url,
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(json !== undefined && { "content-type": "application/json" }),
+        },
+        ...(json !== undefined && { payload: JSON.stringify(json) }),
+      });
     },
     async upload(token, parts) {
       const form = new FormData();
@@ -137,4 +151,14 @@ export async function startTestHark(
 
 function text(value: unknown): string {
   return typeof value === "string" ? value : JSON.stringify(value);
+}
+
+/** Asserts a refusal in the error envelope, with `status` and first error `code`; returns its message. */
+export function refused(response: LightMyRequestResponse, status: number, code: number): string {
+  assert.equal(response.statusCode, status, response.body);
+  const body = response.json();
+  assert.equal(body.status, status);
+  assert.equal(body.errors[0].code, code, response.body);
+  assert.equal(typeof body.reference, "string");
+  return body.errors[0].error;
 }
