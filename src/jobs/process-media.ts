@@ -35,6 +35,7 @@ import {
 import { definitionsFor } from "./definitions-for.ts";
 import { downloadMedia, MediaDownloadError } from "./download-media.ts";
 import { getPublicKey } from "../store/public-keys.ts";
+import { InvalidPublicKeyError } from "../security/openpgp.ts";
 import { encryptStreams } from "./encrypt-results.ts";
 import { endProcessing, type ProcessingOutcome } from "./end-processing.ts";
 import { contentTypeOfContainer } from "./media-content-type.ts";
@@ -229,6 +230,12 @@ function asMediaFault(error: unknown): MediaFault | undefined {
   if (error instanceof MediaFault) return error;
   if (error instanceof UndecodableMediaError || error instanceof DecodeError) {
     return new MediaFault(errorEntry("mediaUndecodable", error.message));
+  }
+  if (error instanceof InvalidPublicKeyError) {
+    // Expired or revoked since the upload: retrying cannot help, and nothing may be kept unencrypted.
+    return new MediaFault(
+      errorEntry("invalidPublicKey", `The public key can no longer encrypt: ${error.message}`),
+    );
   }
   if (error instanceof MediaDownloadError) {
     return new MediaFault(

@@ -8,6 +8,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import * as openpgp from "openpgp";
+import { processMedia } from "../../src/jobs/process-media.ts";
 import { buildSpeech, tempDir } from "../pipeline/speech.ts";
 import { startTestHark, type TestHark } from "../support/harness.ts";
 import { type Received, type Receiver, startReceiver } from "../support/receiver.ts";
@@ -146,6 +147,50 @@ describe("client-supplied encryption", () => {
     assert.equal((await call("GET", `/v3/media/${mediaId}/streams/original`)).statusCode, 404);
     const files = await fs.readdir(path.join(hark.dataDir, "blobs", "media", mediaId));
     assert.deepEqual(files.sort(), ["encrypted", "original-encrypted"]);
+  });
+
+  test("a key deleted before processing ends fails the item: nothing is delivered unencrypted", async () => {
+    const idle = await startTestHark({
+      HARK_CALLBACK_ALLOW_HTTP: "true",
+      HARK_CALLBACK_ALLOW_PRIVATE: "true",
+    });
+    try {
+      const owner = await idle.createAccount();
+      const keys = await openpgp.generateKey({ type: "curve25519", userIDs: [{ name: "Client" }] });
+      const stored = await idle.app.inject({
+        method: "POST",
+        url: "/v3/security/public-keys",
+        headers: { authorization: `Bearer ${owner}`, "content-type": "application/octet-stream" },
+        payload: keys.publicKey,
+      });
+      const keyId = stored.json().publicKeyId as string;
+      const uploaded = await idle.upload(owner, {
+        media: audio,
+        configuration: {
+          encryption: { publicKeyId: keyId },
+          publish: {
+            callbacks: [
+              { url: `${receiver.url}/deleted-key` },
+              { url: `${receiver.url}/x`, type: "transcript" },
+            ],
+          },
+        },
+      });
+      const id = uploaded.json().mediaId as string;
+      assert.equal((await idle.api(owner, "DELETE", `/v3/security/public-keys/${keyId}`)).statusCode, 204);
+      await processMedia(idle.services, id, { retryCount: 0, final: true });
+      const document = (await idle.api(owner, "GET", `/v3/media/${id}`)).json();
+      assert.equal(document.status, "failed");
+      assert.equal(document.errors[0].code, 11502);
+      assert.equal(document.transcript, undefined);
+      assert.deepEqual(
+        document.callbacks.map((c: { state: string }) => c.state),
+        ["pending", "skipped"],
+        "only the analytics callback, which carries the failure and no results",
+      );
+    } finally {
+      await idle.close();
+    }
   });
 
   test("an upload naming a key the account does not have is refused, storing nothing", async () => {
