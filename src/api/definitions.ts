@@ -45,8 +45,8 @@ import {
   putClassifier,
   putSpottingGroup,
   type StoredCategory,
-  UUID,
 } from "../store/definitions.ts";
+import { isUuid } from "../ids.ts";
 
 /** Category and classifier names follow the rule of group names: they go into URL paths. */
 const NAME = /^[A-Za-z0-9._-]+$/;
@@ -322,7 +322,7 @@ function parseTraining(
   refuseUnknown(body, ["classifierName", "examples", "positiveLabel"], "classifierInvalid");
   sameName(body, "classifierName", classifierName);
   checkName(classifierName, "classifierName", "classifierInvalid");
-  if (UUID.test(classifierName)) {
+  if (isUuid(classifierName)) {
     throw new ApiError(
       "classifierInvalid",
       '"classifierName" must not have the form of a classifier id (a UUID): a classifier is looked up by either',

@@ -16,6 +16,7 @@ import {
 import { describeCallback } from "./callbacks-section.ts";
 import { mediaUrl } from "./media-document.ts";
 import { findMedia } from "./media-lookup.ts";
+import { isUuid } from "../ids.ts";
 
 export function registerCallbackRoutes(app: FastifyInstance, services: Services): void {
   const { db, settings, clock } = services;
@@ -36,7 +37,7 @@ export function registerCallbackRoutes(app: FastifyInstance, services: Services)
   app.post("/v3/media/:mediaId/callbacks/:deliveryId/redeliver", async (request, reply) => {
     const media = await findMedia(services, request);
     const { deliveryId } = request.params as { deliveryId: string };
-    const result = UUID.test(deliveryId)
+    const result = isUuid(deliveryId)
       ? await redeliver(db, media.mediaId, deliveryId.toLowerCase(), clock.now())
       : undefined;
     if (result === undefined) {
@@ -48,8 +49,6 @@ export function registerCallbackRoutes(app: FastifyInstance, services: Services)
     return reply.status(202).send(logEntry(result, attempts));
   });
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Why a redelivery was refused, by the state the callback was in. */
 function refusal(state: string): string {

@@ -3,13 +3,12 @@ import type { FastifyRequest } from "fastify";
 import { ApiError } from "../errors.ts";
 import type { Services } from "../services.ts";
 import { getMedia, type MediaRecord } from "../store/media.ts";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from "../ids.ts";
 
 /** Another account's media answers exactly as missing media does: the caller learns nothing of it. */
 export async function findMedia(services: Services, request: FastifyRequest): Promise<MediaRecord> {
   const { mediaId } = request.params as { mediaId: string };
-  const media = UUID.test(mediaId)
+  const media = isUuid(mediaId)
     ? await getMedia(services.db, mediaId.toLowerCase(), request.account.accountId)
     : undefined;
   if (!media) throw new ApiError("notFound", `There is no media ${JSON.stringify(mediaId)} in this account`);

@@ -21,9 +21,9 @@ import {
   listSigningSecrets,
   type SigningSecret,
 } from "../store/signing-secrets.ts";
+import { isUuid } from "../ids.ts";
 
 const SECRETS = "/v3/security/signing-secrets";
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Every active secret adds about 50 bytes to each try's headers; a rotation needs two. */
 export const MAX_ACTIVE_SECRETS = 10;
@@ -74,7 +74,7 @@ export function registerSigningSecretRoutes(app: FastifyInstance, services: Serv
 
   app.get<{ Params: { secretId: string } }>(`${SECRETS}/:secretId`, async (request, reply) => {
     const { secretId } = request.params;
-    const secret = UUID.test(secretId)
+    const secret = isUuid(secretId)
       ? await getSigningSecret(db, request.account.accountId, secretId)
       : undefined;
     if (!secret) throw notFound(secretId);
@@ -83,14 +83,14 @@ export function registerSigningSecretRoutes(app: FastifyInstance, services: Serv
 
   app.delete<{ Params: { secretId: string } }>(`${SECRETS}/:secretId`, async (request, reply) => {
     const { secretId } = request.params;
-    if (!UUID.test(secretId) || !(await deleteSigningSecret(db, request.account.accountId, secretId)))
+    if (!isUuid(secretId) || !(await deleteSigningSecret(db, request.account.accountId, secretId)))
       throw notFound(secretId);
     return reply.status(204).send();
   });
 
   app.post<{ Params: { secretId: string } }>(`${SECRETS}/:secretId/expire`, async (request) => {
     const { secretId } = request.params;
-    if (!UUID.test(secretId)) throw notFound(secretId);
+    if (!isUuid(secretId)) throw notFound(secretId);
     const afterSeconds = parseExpiry(request.body);
     const now = clock.now();
     const result = await expireSigningSecret(

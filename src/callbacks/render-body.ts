@@ -17,8 +17,8 @@ export type CallbackBody =
 
 /**
  * `media` must be the item as processing left it (status, result, dates). Resolves to undefined when the
- * callback has nothing to send: a transcript or media callback after failed processing, or a stream the
- * item does not have.
+ * callback has nothing to send: a transcript or media callback after failed processing. Whether the item
+ * has the stream a media callback names is for `deliveryFates` to find out.
  */
 export function renderCallbackBody(
   callback: Callback,

@@ -8,6 +8,7 @@ import type { CategoryDefinition } from "../analytics/categories.ts";
 import type { ClassifierClass, ClassifierModel } from "../analytics/classifiers.ts";
 import type { SpottingGroup } from "../analytics/spotting.ts";
 import type { Sql } from "./database.ts";
+import { isUuid } from "../ids.ts";
 
 // Keyword spotting groups
 
@@ -327,11 +328,10 @@ export async function deleteClassifier(sql: Sql, accountId: string, ref: string)
 }
 
 /** A classifier id as PostgreSQL prints a uuid; names never take this form (the API refuses them). */
-export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Refs that can be ids (a uuid cast would fail on the others), and all refs as names. */
 function splitRefs(refs: readonly string[]): { ids: string[]; names: string[] } {
-  return { ids: refs.filter((ref) => UUID.test(ref)).map((ref) => ref.toLowerCase()), names: [...refs] };
+  return { ids: refs.filter((ref) => isUuid(ref)).map((ref) => ref.toLowerCase()), names: [...refs] };
 }
 
 const SUMMARY_COLUMNS =

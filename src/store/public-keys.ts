@@ -4,6 +4,7 @@
  * account: another account's keys are never seen.
  */
 import type { Sql } from "./database.ts";
+import { isUuid } from "../ids.ts";
 
 export interface PublicKey {
   publicKeyId: string;
@@ -24,7 +25,6 @@ interface PublicKeyRow {
 }
 
 const COLUMNS = "public_key_id, armored, fingerprint, public_key_hash, created_at";
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export async function createPublicKey(
   sql: Sql,
@@ -61,7 +61,7 @@ export async function getPublicKey(
   accountId: string,
   publicKeyId: string,
 ): Promise<PublicKey | undefined> {
-  if (!UUID.test(publicKeyId)) return undefined;
+  if (!isUuid(publicKeyId)) return undefined;
   const { rows } = await sql.query<PublicKeyRow>(
     `select ${COLUMNS} from public_keys where account_id = $1 and public_key_id = $2`,
     [accountId, publicKeyId],
@@ -71,7 +71,7 @@ export async function getPublicKey(
 
 /** Whether the account had the key (it has not any more). */
 export async function deletePublicKey(sql: Sql, accountId: string, publicKeyId: string): Promise<boolean> {
-  if (!UUID.test(publicKeyId)) return false;
+  if (!isUuid(publicKeyId)) return false;
   const deleted = await sql.query("delete from public_keys where account_id = $1 and public_key_id = $2", [
     accountId,
     publicKeyId,
