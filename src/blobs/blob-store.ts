@@ -23,6 +23,20 @@ export class BlobNotFoundError extends Error {
   override name = "BlobNotFoundError";
 }
 
+/**
+ * Throws unless `key` is one or more slash-separated segments of letters, digits, `.`, `_` and `-`,
+ * none of them all dots. Every store checks keys this way, so a key one store refuses (one that would
+ * climb out of the filesystem root, say) is refused by all of them.
+ */
+export function assertBlobKey(key: string): void {
+  if (
+    !/^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/.test(key) ||
+    key.split("/").some((part) => /^\.+$/.test(part))
+  ) {
+    throw new Error(`invalid blob key: ${key}`);
+  }
+}
+
 export function mediaPrefix(mediaId: string): string {
   return `media/${mediaId}/`;
 }

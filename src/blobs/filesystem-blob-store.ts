@@ -8,16 +8,11 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { BlobNotFoundError, type BlobStore } from "./blob-store.ts";
+import { assertBlobKey, BlobNotFoundError, type BlobStore } from "./blob-store.ts";
 
 export function filesystemBlobStore(root: string): BlobStore {
   const fileOf = (key: string): string => {
-    if (
-      !/^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/.test(key) ||
-      key.split("/").some((part) => /^\.+$/.test(part))
-    ) {
-      throw new Error(`invalid blob key: ${key}`);
-    }
+    assertBlobKey(key);
     return path.join(root, key);
   };
 

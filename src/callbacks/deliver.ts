@@ -4,8 +4,8 @@
  * the burst's outcome (the next scheduled attempt, counted from the first try so a restart does not shift
  * the schedule, or the end) for the dispatcher to record, many bursts in one statement.
  *
- * A burst cut short by a crash runs again from its first try once its claim lapses: a receiver may see a
- * try twice, always with the same `webhook-id`.
+ * A burst cut short by a crash runs again from its first try once its claim lapses, and one handed back
+ * by a stopping process at once: a receiver may see a try twice, always with the same `webhook-id`.
  */
 import { buffer } from "node:stream/consumers";
 import { BlobNotFoundError } from "../blobs/blob-store.ts";
@@ -38,11 +38,21 @@ export function claimMs(settings: Settings): number {
   return settings.callbackTimeoutMs + CLAIM_MARGIN_MS;
 }
 
-/** `secrets`: the account's active signing secrets, each signing every try; none, and tries go unsigned. */
+/** Thrown by a burst that stopped before a try because its process is stopping. */
+export class BurstHandedBackError extends Error {
+  override name = "BurstHandedBackError";
+}
+
+/**
+ * `secrets`: the account's active signing secrets, each signing every try; none, and tries go unsigned.
+ * `handBack`: once aborted, the burst makes no further try (the one under way ends first) and rejects
+ * with `BurstHandedBackError`, every try it made recorded.
+ */
 export async function runBurst(
   services: Services,
   delivery: ClaimedDelivery,
   secrets: readonly string[] = [],
+  handBack?: AbortSignal,
 ): Promise<BurstEnd> {
   const { db, clock, settings } = services;
   const schedule = scheduleOf(settings);
@@ -56,6 +66,7 @@ export async function runBurst(
         until: new Date(clock.now().getTime() + claimMs(settings)),
       });
     }
+    if (handBack?.aborted) throw new BurstHandedBackError(`delivery ${delivery.deliveryId} handed back`);
     const startedAt = clock.now();
     const timestamp = Math.floor(startedAt.getTime() / 1000);
     const result = await services.sender.send({

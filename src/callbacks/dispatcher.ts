@@ -8,13 +8,16 @@
  * Bursts that ended are recorded in batches, one statement taking every burst that ended meanwhile; a
  * slot is free again as soon as its burst has ended. An outcome lost to a crash only makes its burst run
  * again once the claim lapses.
+ *
+ * Stopping, it claims no more and lets running bursts end for up to `HARK_STOP_TIMEOUT`; bursts still
+ * running then make no further try once their current one ends, and are handed back, due at once.
  */
 import type { Services } from "../services.ts";
 import type { Stoppable } from "../server.ts";
 import { type Batcher, batcher } from "../store/batcher.ts";
-import { type BurstEnd, claimDue, endBursts } from "../store/deliveries.ts";
+import { type BurstEnd, claimDue, endBursts, releaseClaims } from "../store/deliveries.ts";
 import { activeSecretsOfMedia } from "../store/signing-secrets.ts";
-import { claimMs, runBurst } from "./deliver.ts";
+import { BurstHandedBackError, claimMs, runBurst } from "./deliver.ts";
 
 export const POLL_MS = 250;
 const RECORD_BATCH = 500;
@@ -23,6 +26,8 @@ export function startDispatcher(services: Services, concurrency: number): Stoppa
   const { db, clock, log, events, settings } = services;
   const running = new Set<Promise<void>>();
   let stopping = false;
+  const handBack = new AbortController();
+  const handedBack: { deliveryId: string; claim: string }[] = [];
   // Set by a wake-up while the loop is busy claiming, so that the rest after it is skipped: a wake-up is
   // never lost.
   let woken = false;
@@ -90,12 +95,18 @@ export function startDispatcher(services: Services, concurrency: number): Stoppa
             })
           : [];
       for (const { delivery, secrets } of claimed) {
-        const task = runBurst(services, delivery, secrets)
+        const task = runBurst(services, delivery, secrets, handBack.signal)
           .then((end) => ends.add({ ...end, mediaId: delivery.mediaId }))
-          .catch((err) =>
+          .catch((err) => {
+            if (err instanceof BurstHandedBackError)
+              handedBack.push({ deliveryId: delivery.deliveryId, claim: delivery.claim });
             // Left claimed: the burst runs again when the claim lapses.
-            log.error({ err, deliveryId: delivery.deliveryId }, "a delivery burst failed; it will run again"),
-          )
+            else
+              log.error(
+                { err, deliveryId: delivery.deliveryId },
+                "a delivery burst failed; it will run again",
+              );
+          })
           .finally(() => {
             running.delete(task);
             if (backlog && concurrency - running.size >= refill) wake();
@@ -115,7 +126,18 @@ export function startDispatcher(services: Services, concurrency: number): Stoppa
       events.off("delivery.scheduled", onDue);
       wake();
       await loop;
+      let timer: NodeJS.Timeout | undefined;
+      const waited = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, settings.stopTimeoutSeconds * 1000);
+      });
+      await Promise.race([Promise.all(running), waited]);
+      clearTimeout(timer);
+      handBack.abort();
       await Promise.all(running);
+      await releaseClaims(db, handedBack, clock.now()).catch((err) =>
+        log.error({ err }, "handing back deliveries failed; they run again when their claims lapse"),
+      );
+      if (handedBack.length > 0) log.info({ deliveries: handedBack.length }, "deliveries handed back");
     },
   };
 }

@@ -39,6 +39,7 @@ import { InvalidPublicKeyError } from "../security/openpgp.ts";
 import { encryptStreams } from "./encrypt-results.ts";
 import { endProcessing, type ProcessingOutcome } from "./end-processing.ts";
 import { contentTypeOfContainer } from "./media-content-type.ts";
+import type { ProcessAttempt } from "./queue.ts";
 
 /** A fault of the media or its configuration: processing ends `failed`, and trying again would not help. */
 class MediaFault extends Error {
@@ -49,10 +50,11 @@ class MediaFault extends Error {
   }
 }
 
+/** `attempt.signal` aborts when this process hands the job back as it stops (see jobs/queue.ts). */
 export async function processMedia(
   services: Services,
   mediaId: string,
-  attempt: { retryCount: number; final: boolean },
+  attempt: Omit<ProcessAttempt, "signal"> & { signal?: AbortSignal },
 ): Promise<void> {
   const { db, log } = services;
   const media = await getMedia(db, mediaId);
@@ -60,9 +62,11 @@ export async function processMedia(
   if (!(await startProcessing(db, mediaId))) return;
   log.info({ mediaId, retry: attempt.retryCount }, "processing started");
   try {
-    const result = await transcribe(services, media);
+    const result = await transcribe(services, media, attempt.signal);
     await endProcessing(services, mediaId, { status: "finished", ...result });
   } catch (error) {
+    // Handed back: another worker takes the job over; nothing about the item has failed.
+    if (attempt.signal?.aborted) throw error;
     const fault = asMediaFault(error);
     if (!fault && !attempt.final) throw error;
     if (!fault) log.error({ err: error, mediaId }, "processing failed for good");
@@ -79,6 +83,7 @@ export async function processMedia(
 async function transcribe(
   services: Services,
   media: MediaRecord,
+  signal: AbortSignal | undefined,
 ): Promise<Omit<ProcessingOutcome, "status">> {
   const { db, blobs, settings } = services;
   const mediaId = media.mediaId;
@@ -111,6 +116,7 @@ async function transcribe(
       recognizer: services.recognizer,
       ...(settings.recognizerConcurrency > 0 && { concurrency: settings.recognizerConcurrency }),
       tempDir,
+      ...(signal && { signal }),
       onProgress: (fraction) => {
         // A row update per tenth is plenty for a progress bar and keeps the database quiet.
         if (fraction - reported >= 0.1 && fraction < 1) {
@@ -142,7 +148,7 @@ async function transcribe(
       roles: conversationRoles(speakers),
       lengthMs: probe.lengthMs,
     });
-    const redactedBlob = await makeRedactedAudio(services, media.mediaId, file, analysis, tempDir);
+    const redactedBlob = await makeRedactedAudio(services, media.mediaId, file, analysis, tempDir, signal);
     await recordProgress(db, mediaId, "analyse", { status: "finished" });
     const results = {
       sections: analysis.sections,
@@ -160,13 +166,16 @@ async function makeRedactedAudio(
   original: string,
   analysis: Analysis,
   tempDir: string,
+  signal: AbortSignal | undefined,
 ): Promise<string | undefined> {
   const redaction = analysis.audioRedaction;
   if (!redaction) return undefined;
   // No extension: the output keeps the original's container.
   const output = path.join(tempDir, `${mediaId}-redacted`);
   try {
-    await redactAudio(original, output, redaction.ranges, redaction);
+    await redactAudio(original, output, redaction.ranges, redaction, undefined, {
+      ...(signal && { signal }),
+    });
     const key = redactedAudioKey(mediaId);
     await services.blobs.put(key, createReadStream(output));
     return key;

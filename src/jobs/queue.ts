@@ -35,9 +35,21 @@ export interface JobQueue {
   /** Runs `handler` for process jobs, `concurrency` at a time in this process. */
   workProcess(
     concurrency: number,
-    handler: (job: ProcessJob, attempt: { retryCount: number; final: boolean }) => Promise<void>,
+    handler: (job: ProcessJob, attempt: ProcessAttempt) => Promise<void>,
   ): Promise<void>;
+  /**
+   * Stops taking jobs and lets running ones finish for up to `stopTimeoutMs`; any still running then are
+   * handed back (failed, so another worker retries them at once) and their `signal` aborted.
+   */
   stop(): Promise<void>;
+}
+
+export interface ProcessAttempt {
+  retryCount: number;
+  /** No retry follows this attempt should it fail. */
+  final: boolean;
+  /** Aborted when this process hands the job back as it stops: the work is to be abandoned, not failed. */
+  signal: AbortSignal;
 }
 
 const PRIORITY = { low: 0, normal: 5, high: 10 } as const;
@@ -49,6 +61,7 @@ function sqlAdapter(sql: Sql) {
 export async function startJobQueue(
   url: string,
   poolSize: number,
+  stopTimeoutMs: number,
   onError: (error: Error) => void,
 ): Promise<JobQueue> {
   // LISTEN/NOTIFY wakes a worker the moment a job is queued; polling stays on as the backstop.
@@ -95,10 +108,12 @@ export async function startJobQueue(
           await handler(job.data, {
             retryCount: job.retryCount,
             final: job.retryCount >= processQueueOptions.retryLimit,
+            signal: job.signal,
           });
         },
       );
     },
-    stop: () => boss.stop({ graceful: true, timeout: 30_000 }),
+    // A job handed back counts as one of its retries: pg-boss has no way to return a job untouched.
+    stop: () => boss.stop({ graceful: true, timeout: stopTimeoutMs }),
   };
 }

@@ -271,6 +271,24 @@ export async function attemptsOf(sql: Sql, mediaId: string): Promise<Map<string,
 }
 
 /**
+ * Hands claimed deliveries back, due at `now`, for any dispatcher to take at once rather than when the
+ * claims lapse: a stopping process's bursts that it will not finish. A claim already taken over is left.
+ */
+export async function releaseClaims(
+  sql: Sql,
+  claims: readonly { deliveryId: string; claim: string }[],
+  now: Date,
+): Promise<void> {
+  if (claims.length === 0) return;
+  await sql.query(
+    `update deliveries d set due_at = $3, claim = null
+     from unnest($1::uuid[], $2::uuid[]) as c(delivery_id, claim)
+     where d.delivery_id = c.delivery_id and d.claim = c.claim`,
+    [claims.map((c) => c.deliveryId), claims.map((c) => c.claim), now],
+  );
+}
+
+/**
  * Starts a delivery's schedule afresh from `now`, with its same body and `webhook-id`: a client's
  * "send it again", also after it succeeded or was exhausted. Resolves to the delivery, now pending, or
  * to the state that kept it from being rescheduled: processing has not ended (`waiting`), there is

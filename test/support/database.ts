@@ -1,6 +1,6 @@
 /**
- * A fresh PostgreSQL database per test file, on a real server: the one `npm test` starts
- * (HARK_TEST_DATABASE_URL, a URL to its `postgres` database), or, when a file runs on its own, an
+ * A fresh PostgreSQL database per test file, on a real server: one that `npm test` starts (by default
+ * HARK_TEST_DATABASE_URL, a URL to its `postgres` database), or, when a file runs on its own, an
  * embedded server of its own in a temporary directory.
  */
 import { randomBytes } from "node:crypto";
@@ -15,8 +15,10 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-export async function freshDatabase(): Promise<TestDatabase> {
-  let adminUrl = process.env.HARK_TEST_DATABASE_URL;
+/** `adminUrl`: the server's `postgres` database. */
+export async function freshDatabase(
+  adminUrl: string | undefined = process.env.HARK_TEST_DATABASE_URL,
+): Promise<TestDatabase> {
   let stopServer = async () => {};
   if (adminUrl === undefined) {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), "hark-test-pg-"));

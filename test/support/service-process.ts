@@ -44,12 +44,13 @@ export function clusterOf(dir: string): string {
   return path.join(dir, "postgres", "cluster");
 }
 
-export function startMain(env: Record<string, string>): Running {
+/** `args`: the command line after the program, e.g. `["worker"]`; none runs `serve`. */
+export function startMain(env: Record<string, string>, args: readonly string[] = []): Running {
   // Only the settings given here: none leak in from the environment the tests run in.
   const inherited = Object.fromEntries(
     Object.entries(process.env).filter(([name]) => !name.startsWith("HARK_") && name !== "PORT"),
   );
-  const child = spawn(process.execPath, [MAIN], {
+  const child = spawn(process.execPath, [MAIN, ...args], {
     cwd: ROOT,
     env: { ...inherited, ...env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -127,7 +128,15 @@ export function startMain(env: Record<string, string>): Running {
   };
 }
 
+/** Resolves to the HTTP API's address once Hark reports running. */
 export async function running(hark: Running): Promise<string> {
+  const line = await started(hark);
+  assert.equal(typeof line.address, "string");
+  return line.address as string;
+}
+
+/** Resolves to the "Hark is running" log line (a worker's has no address). */
+export async function started(hark: Running): Promise<Record<string, unknown>> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(
@@ -137,9 +146,7 @@ export async function running(hark: Running): Promise<string> {
     );
   });
   try {
-    const line = await Promise.race([hark.logLine((l) => l.msg === "Hark is running"), timeout]);
-    assert.equal(typeof line.address, "string");
-    return line.address as string;
+    return await Promise.race([hark.logLine((l) => l.msg === "Hark is running"), timeout]);
   } finally {
     clearTimeout(timer);
   }
