@@ -33,6 +33,7 @@ export interface Settings {
   readonly callbackConnectTimeoutMs: number;
   readonly callbackTimeoutMs: number;
   readonly callbackConcurrency: number;
+  readonly callbackInlineBodyBytes: number;
   readonly logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
   /** Seconds a stopping process lets its running work finish before handing the rest back. */
   readonly stopTimeoutSeconds: number;
@@ -280,6 +281,13 @@ export const definitions = {
     description: "Callback deliveries one process makes at once; one slow receiver holds up only its own.",
     shownDefault: "50",
     parse: integer("HARK_CALLBACK_CONCURRENCY", 50, 0, 10_000),
+  },
+  callbackInlineBodyBytes: {
+    variable: "HARK_CALLBACK_INLINE_BODY_BYTES",
+    description:
+      "Rendered callback bodies up to this size are kept in the database with their delivery; larger ones (a long call's transcript) in the blob store. 0: every body in the blob store.",
+    shownDefault: String(64 * 1024),
+    parse: integer("HARK_CALLBACK_INLINE_BODY_BYTES", 64 * 1024, 0, 64 * 1024 * 1024),
   },
   logLevel: {
     variable: "HARK_LOG_LEVEL",

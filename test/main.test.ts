@@ -6,9 +6,12 @@
 import assert from "node:assert/strict";
 import fs from "node:fs/promises";
 import { after, describe, it } from "node:test";
+import { promisify } from "node:util";
+import { execFile } from "node:child_process";
 import {
   dataDir,
   postgresOf,
+  ROOT,
   running,
   STOP_SECONDS,
   startMain,
@@ -17,6 +20,8 @@ import {
 } from "./support/service-process.ts";
 
 after(stopAllProcesses);
+
+const run = promisify(execFile);
 
 async function getMediaWithoutAuth(address: string): Promise<void> {
   const response = await fetch(`${address}/v3/media`);
@@ -80,5 +85,27 @@ describe("src/main.ts", () => {
     assert.deepEqual(await second.exit(STOP_SECONDS), { code: 0, signal: null }, second.output());
     assert.deepEqual(await stillAlive(current), []);
     assert.deepEqual(await postgresOf(dir), []);
+  });
+
+  it("runs `serve`, `api` or `worker`; the split roles refuse to start without a shared database", async () => {
+    for (const role of ["api", "worker"]) {
+      const dir = await dataDir();
+      const hark = startMain({ HARK_DATA_DIR: dir, PORT: "0" }, [role]);
+      assert.deepEqual(await hark.exit(STOP_SECONDS), { code: 2, signal: null });
+      assert.match(hark.stderr(), /HARK_DATABASE_URL/);
+      assert.deepEqual(await fs.readdir(dir), [], "nothing was started");
+    }
+    const unknown = startMain({}, ["frobnicate"]);
+    assert.deepEqual(await unknown.exit(STOP_SECONDS), { code: 2, signal: null });
+    assert.match(
+      unknown.stderr(),
+      /unknown command "frobnicate"[\s\S]*usage: hark \[serve \| api \| worker\]/,
+    );
+  });
+
+  it("is the `hark` command of `npx hark`", async () => {
+    const { stdout } = await run("npx", ["--no-install", "hark", "help"], { cwd: ROOT });
+    assert.match(stdout, /^usage: hark \[serve \| api \| worker\]/);
+    for (const role of ["serve", "api", "worker"]) assert.match(stdout, new RegExp(`^  ${role} `, "m"));
   });
 });

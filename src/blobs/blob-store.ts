@@ -45,6 +45,11 @@ export function originalKey(mediaId: string): string {
   return `${mediaPrefix(mediaId)}original`;
 }
 
+/** A rendered callback body too large to keep in its delivery row. */
+export function callbackBodyKey(mediaId: string, position: number): string {
+  return `${mediaPrefix(mediaId)}callback-${position}`;
+}
+
 export function redactedAudioKey(mediaId: string): string {
   return `${mediaPrefix(mediaId)}redacted-audio`;
 }

@@ -4,11 +4,17 @@
  * the first tries are queued by that same statement. Processing ends once: a second call for the same
  * item changes nothing.
  *
+ * A body larger than `HARK_CALLBACK_INLINE_BODY_BYTES` is written to the blob store before that statement,
+ * under a key of its callback's own: a call that loses the race, or a crash, leaves a blob that the next
+ * end overwrites or the item's deletion removes.
+ *
  * An item encrypted to the client's key keeps no results in the clear: its bodies and its whole document
  * are encrypted (see encrypt-results.ts), its row keeps no sections, and its plaintext streams go once
  * the end has committed.
  */
+import { Readable } from "node:stream";
 import { mediaDocument } from "../api/media-document.ts";
+import { callbackBodyKey } from "../blobs/blob-store.ts";
 import { deliveryFates } from "../callbacks/prepare.ts";
 import type { ErrorEntry, Message } from "../domain.ts";
 import type { Services } from "../services.ts";
@@ -54,6 +60,7 @@ export async function endProcessing(
     await storeEncryptedResults(services, mediaDocument(inner, publicUrl), mediaId, outcome.encryptTo);
     stored = { ...ended, sections: {} };
   }
+  fates = await storeLargeBodies(services, mediaId, fates);
   if (!(await finishProcessing(services.db, stored, fates))) return false;
   for (const key of outcome.plaintextBlobs ?? []) {
     // A crash before this leaves the plaintext until the item is deleted; the results are sealed anyway.
@@ -64,6 +71,23 @@ export async function endProcessing(
   services.log.info({ mediaId, status: outcome.status }, "processing ended");
   services.events.emit("media.ended", { mediaId, status: outcome.status });
   return true;
+}
+
+/** Pending bodies over the inline limit, moved to the blob store: their fates name the blob instead. */
+async function storeLargeBodies(
+  services: Services,
+  mediaId: string,
+  fates: DeliveryFate[],
+): Promise<DeliveryFate[]> {
+  const limit = services.settings.callbackInlineBodyBytes;
+  return Promise.all(
+    fates.map(async (fate): Promise<DeliveryFate> => {
+      if (fate.state !== "pending" || !("body" in fate) || fate.body.length <= limit) return fate;
+      const bodyBlob = callbackBodyKey(mediaId, fate.position);
+      await services.blobs.put(bodyBlob, Readable.from([fate.body]));
+      return { position: fate.position, state: "pending", contentType: fate.contentType, bodyBlob };
+    }),
+  );
 }
 
 /** The item as processing leaves it. Its time to live now counts from the end of processing. Pure. */

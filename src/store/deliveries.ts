@@ -35,7 +35,10 @@ export interface ClaimedDelivery extends DeliveryRecord {
   firstTryAt: Date;
   /** The rendered body; undefined when the bytes are in `bodyBlob`. */
   body: Buffer | undefined;
-  /** A media callback's stream (or a body rendered by a release before the bodies moved into rows). */
+  /**
+   * A media callback's stream, a rendered body larger than `HARK_CALLBACK_INLINE_BODY_BYTES`, or one
+   * rendered by a release before bodies moved into rows.
+   */
   bodyBlob: string | undefined;
 }
 

@@ -11,7 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
 
-const ROOT = path.join(import.meta.dirname, "..", "..");
+export const ROOT = path.join(import.meta.dirname, "..", "..");
 const MAIN = path.join(ROOT, "src", "main.ts");
 /** Starting includes initdb on a fresh data directory; stopping includes PostgreSQL's shutdown. */
 export const START_SECONDS = 60;

@@ -1,0 +1,244 @@
+/**
+ * Scale-out on one machine: the throughput of a batch of uploads processed by ONE `hark worker` process,
+ * then by TWO, and the ratio. Each run is Hark as a split deployment runs it: `node src/main.ts api` and
+ * the worker processes, separate processes meeting in one PostgreSQL (an embedded server, one for the
+ * bench, a fresh database per run so a run never sees another's jobs) and one data directory (the
+ * filesystem blob store, shared as machines would share a bucket). A batch of N copies of one ~18 s
+ * recording is uploaded, each with an analytics callback to a local receiver; a run's time is from the
+ * first upload to the last callback received, so it includes upload, queueing, processing and delivery.
+ *
+ *   npm run bench:workers       (or: node bench/workers.ts [items], default 8)
+ *
+ * Each worker process takes one item at a time (`HARK_WORKER_CONCURRENCY=1`) with one pocketsphinx
+ * process (`HARK_RECOGNIZER_CONCURRENCY=1`), so it uses about one core, as it would use the one machine
+ * it runs on. Left at their defaults (one recogniser per core), a single worker would already spread an
+ * item over both cores of this machine and a second would have none left to add: the ratio would measure
+ * contention, not whether work spreads across worker processes.
+ *
+ * The ratio is throughput with 2 workers / with 1. On 2 cores the ideal is 2.0: the items split evenly
+ * and nothing shared (database, API, queue) holds them back. What it falls short by is what the API,
+ * PostgreSQL and delivery take from the cores, plus the tail of an odd split of the batch.
+ */
+import { openAsBlob } from "node:fs";
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { freePort } from "../src/net/free-port.ts";
+import { type EmbeddedServer, startEmbeddedPostgres } from "../src/store/embedded-postgres.ts";
+import { buildSpeech, type FliteVoice, type SpeechPart } from "../test/pipeline/speech.ts";
+import { freshDatabase } from "../test/support/database.ts";
+import { type Receiver, startReceiver } from "../test/support/receiver.ts";
+import {
+  dataDir,
+  type Running,
+  running,
+  STOP_SECONDS,
+  startMain,
+  started,
+  stopAllProcesses,
+} from "../test/support/service-process.ts";
+
+const SENTENCES: [FliteVoice, string][] = [
+  ["rms", "thank you for calling customer support my name is john how can I help you today"],
+  ["slt", "hi I am calling about my internet service it has been very slow for two weeks"],
+  ["rms", "I am sorry to hear that let me look up your account"],
+  ["rms", "I can see there was an outage in your area last week"],
+];
+
+const items = Number(process.argv[2] ?? 8);
+const ADMIN_TOKEN = "bench-admin-token-0123456789";
+/** A run that has not delivered every callback by then is stuck, not slow. */
+const RUN_DEADLINE_MS = 180_000;
+
+interface RunResult {
+  workers: number;
+  ms: number;
+  /** Items each worker process ended, in start order. */
+  split: number[];
+}
+
+/** Every Hark process started, so that none outlives the bench, however it ends. */
+const launched: Running[] = [];
+process.on("exit", () => {
+  for (const hark of launched) killGroup(hark);
+});
+
+async function main(): Promise<void> {
+  if (!Number.isInteger(items) || items < 1) throw new Error(`items must be a positive integer, got ${items}`);
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), "hark-bench-workers-"));
+  await fs.chmod(dir, 0o755); // the embedded server may run as another user (root cannot run it)
+  let postgres: EmbeddedServer | undefined;
+  const receiver = await startReceiver();
+  try {
+    const file = path.join(dir, "call.wav");
+    // Pauses between turns, as a real call has.
+    const parts: SpeechPart[] = SENTENCES.flatMap(([voice, text]) => [{ text, voice }, { silenceMs: 700 }]);
+    const { lengthMs } = await buildSpeech(parts, file);
+    if (lengthMs < 15_000 || lengthMs > 20_000) {
+      throw new Error(`the benchmark call lasts ${lengthMs} ms; it must last 15 to 20 s`);
+    }
+    console.log(
+      `audio: ${(lengthMs / 1000).toFixed(1)} s, ${items} items per run, ${os.availableParallelism()} cores`,
+    );
+    postgres = await startEmbeddedPostgres({ dir: path.join(dir, "postgres"), log: () => {} });
+    const adminUrl = postgres.url.replace(/\/[^/]*$/, "/postgres");
+
+    const results: RunResult[] = [];
+    for (const workers of [1, 2]) {
+      const result = await run(workers, file, adminUrl, receiver);
+      results.push(result);
+      console.log(
+        `workers: ${workers}, items: ${items}, ${(result.ms / 1000).toFixed(1)} s, ` +
+          `${perMinute(result).toFixed(2)} items/minute (items per worker: ${result.split.join(" + ")})`,
+      );
+    }
+    const [one, two] = results as [RunResult, RunResult];
+    const ratio = perMinute(two) / perMinute(one);
+    console.log(`ratio (2 workers / 1 worker throughput): ${ratio.toFixed(2)}`);
+    console.log(reading(ratio));
+  } finally {
+    await stopAllProcesses(); // what a failed run left running, and the data directories
+    await receiver.close();
+    await postgres?.stop();
+    await fs.rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** One API process and `workers` worker processes on a fresh database; the batch through them. */
+async function run(workers: number, file: string, adminUrl: string, receiver: Receiver): Promise<RunResult> {
+  const database = await freshDatabase(adminUrl);
+  const processes: Running[] = [];
+  const port = await freePort();
+  const address = `http://127.0.0.1:${port}`;
+  const shared = {
+    HARK_DATABASE_URL: database.url,
+    HARK_DATA_DIR: await dataDir(),
+    HARK_PUBLIC_URL: address,
+    HARK_CALLBACK_ALLOW_HTTP: "true",
+    HARK_CALLBACK_ALLOW_PRIVATE: "true",
+    // "Hark is running" and "processing ended" are info lines.
+    HARK_LOG_LEVEL: "info",
+  };
+  const start = (env: Record<string, string>, role: "api" | "worker") => {
+    const hark = startMain({ ...shared, ...env }, [role]);
+    processes.push(hark);
+    launched.push(hark);
+    return hark;
+  };
+  try {
+    // The API first: it migrates the fresh database before the workers look at it.
+    await running(start({ PORT: String(port), HARK_ADMIN_TOKEN: ADMIN_TOKEN }, "api"));
+    const workerProcesses = Array.from({ length: workers }, () =>
+      start({ HARK_WORKER_CONCURRENCY: "1", HARK_RECOGNIZER_CONCURRENCY: "1" }, "worker"),
+    );
+    await Promise.all(workerProcesses.map(started));
+    const token = await createAccount(address);
+
+    const paths = Array.from({ length: items }, (_, index) => `/${workers}-workers/${index}`);
+    const callbacks = Promise.all(paths.map((callbackPath) => receiver.next(callbackPath)));
+    const firstUpload = Date.now();
+    const mediaIds: string[] = [];
+    for (const callbackPath of paths) {
+      mediaIds.push(await upload(address, token, file, `${receiver.url}${callbackPath}`));
+    }
+    const received = await withDeadline(callbacks, `${workers} worker(s): every callback`);
+    const ms = Math.max(...received.map((request) => request.at)) - firstUpload;
+
+    for (const [index, request] of received.entries()) {
+      const body = JSON.parse(request.body.toString()) as { mediaId: string; status: string };
+      if (body.mediaId !== mediaIds[index] || body.status !== "finished") {
+        throw new Error(`item ${index} (${mediaIds[index]}): callback ${JSON.stringify(body)}`);
+      }
+    }
+    for (const mediaId of mediaIds) {
+      const response = await fetch(`${address}/v3/media/${mediaId}`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      const { status } = (await response.json()) as { status: string };
+      if (status !== "finished") throw new Error(`${mediaId} is ${status}`);
+    }
+    const split = workerProcesses.map(
+      (worker) => worker.output().split("\n").filter((line) => line.includes('"msg":"processing ended"')).length,
+    );
+
+    for (const hark of processes) hark.child.kill("SIGTERM");
+    for (const hark of processes) {
+      const exit = await hark.exit(STOP_SECONDS);
+      if (exit.code !== 0) throw new Error(`a Hark process stopped with ${JSON.stringify(exit)}:\n${hark.output()}`);
+    }
+    return { workers, ms, split };
+  } finally {
+    for (const hark of processes) {
+      killGroup(hark);
+      await hark.exit(STOP_SECONDS);
+    }
+    await database.drop();
+  }
+}
+
+/**
+ * SIGKILL to the process group of a Hark process still running (startMain gives each its own): its
+ * ffmpeg and pocketsphinx children too, which would otherwise outlive it.
+ */
+function killGroup(hark: Running): void {
+  if (hark.child.exitCode !== null || hark.child.signalCode !== null) return;
+  try {
+    process.kill(-(hark.child.pid as number), "SIGKILL");
+  } catch {
+    // Gone meanwhile.
+  }
+}
+
+async function createAccount(address: string): Promise<string> {
+  const response = await fetch(`${address}/admin/accounts`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" },
+    body: JSON.stringify({ accountName: "bench" }),
+  });
+  if (response.status !== 201) throw new Error(`creating the account: ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { token: string }).token;
+}
+
+/** Uploads `file` with one analytics callback to `callbackUrl`; resolves to its media id. */
+async function upload(address: string, token: string, file: string, callbackUrl: string): Promise<string> {
+  const form = new FormData();
+  form.append("media", await openAsBlob(file, { type: "audio/x-wav" }), "call.wav");
+  form.append("configuration", JSON.stringify({ publish: { callbacks: [{ url: callbackUrl }] } }));
+  const response = await fetch(`${address}/v3/media`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}` },
+    body: form,
+  });
+  if (response.status !== 200) throw new Error(`upload: ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { mediaId: string }).mediaId;
+}
+
+async function withDeadline<T>(promise: Promise<T>, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`${what}: not within ${RUN_DEADLINE_MS / 1000} s`)),
+      RUN_DEADLINE_MS,
+    );
+  });
+  try {
+    return await Promise.race([promise, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function reading(ratio: number): string {
+  const cores = os.availableParallelism();
+  const ideal = Math.min(2, cores);
+  return (
+    `reading: ${((ratio / ideal) * 100).toFixed(0)}% of the ideal ${ideal.toFixed(1)} on ${cores} cores` +
+    (ratio >= 0.9 * ideal
+      ? "; a second worker process adds nearly a whole worker's throughput"
+      : "; something shared (cores for the API and PostgreSQL, the queue, an uneven split) holds the second worker back")
+  );
+}
+
+const perMinute = (result: RunResult) => (items / result.ms) * 60_000;
+
+await main();
