@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, it } from "node:test";
-import { loadSettings, SettingsError } from "../src/settings.ts";
+import { definitions, loadSettings, SettingsError } from "../src/settings.ts";
 
 /** Asserts that `env` is refused with a SettingsError whose message names `variable`. */
 function assertRefused(env: Record<string, string>, variable: string): void {
@@ -235,5 +236,14 @@ describe("loadSettings", () => {
   it("refuses an S3 access key without its secret, and a secret without its key", () => {
     assertRefused({ HARK_S3_ACCESS_KEY_ID: "AKIAEXAMPLE" }, "HARK_S3_SECRET_ACCESS_KEY");
     assertRefused({ HARK_S3_SECRET_ACCESS_KEY: "secret" }, "HARK_S3_ACCESS_KEY_ID");
+  });
+
+  it("is documented in the README, every variable with its default", () => {
+    const readme = readFileSync(path.join(import.meta.dirname, "..", "README.md"), "utf8");
+    for (const { variable, shownDefault } of Object.values(definitions)) {
+      const row = readme.split("\n").find((line) => line.startsWith(`| \`${variable}\` `));
+      assert.ok(row, `${variable} has a row in the README's settings table`);
+      assert.ok(row.includes(shownDefault), `${variable}'s row shows its default, ${shownDefault}`);
+    }
   });
 });
