@@ -30,6 +30,7 @@ import { freshDatabase } from "../test/support/database.ts";
 import { type Receiver, startReceiver } from "../test/support/receiver.ts";
 import {
   dataDir,
+  postgresOf,
   type Running,
   running,
   STOP_SECONDS,
@@ -55,6 +56,8 @@ interface RunResult {
   ms: number;
   /** Items each worker process ended, in start order. */
   split: number[];
+  /** CPU seconds spent during the batch by the worker processes (with their children), the API, PostgreSQL. */
+  cpu: { workers: number; api: number; postgres: number };
 }
 
 /** Every Hark process started, so that none outlives the bench, however it ends. */
@@ -85,11 +88,17 @@ async function main(): Promise<void> {
 
     const results: RunResult[] = [];
     for (const workers of [1, 2]) {
-      const result = await run(workers, file, adminUrl, receiver);
+      const result = await run(workers, file, adminUrl, receiver, dir);
       results.push(result);
       console.log(
         `workers: ${workers}, items: ${items}, ${(result.ms / 1000).toFixed(1)} s, ` +
           `${perMinute(result).toFixed(2)} items/minute (items per worker: ${result.split.join(" + ")})`,
+      );
+      const { cpu } = result;
+      const cores = (cpuSeconds: number) => ((cpuSeconds * 1000) / result.ms).toFixed(2);
+      console.log(
+        `    CPU in cores busy: workers ${cores(cpu.workers)} (${(cpu.workers / items).toFixed(2)} s/item), ` +
+          `api ${cores(cpu.api)}, PostgreSQL ${cores(cpu.postgres)}`,
       );
     }
     const [one, two] = results as [RunResult, RunResult];
@@ -105,7 +114,13 @@ async function main(): Promise<void> {
 }
 
 /** One API process and `workers` worker processes on a fresh database; the batch through them. */
-async function run(workers: number, file: string, adminUrl: string, receiver: Receiver): Promise<RunResult> {
+async function run(
+  workers: number,
+  file: string,
+  adminUrl: string,
+  receiver: Receiver,
+  postgresDir: string,
+): Promise<RunResult> {
   const database = await freshDatabase(adminUrl);
   const processes: Running[] = [];
   const port = await freePort();
@@ -133,6 +148,13 @@ async function run(workers: number, file: string, adminUrl: string, receiver: Re
     );
     await Promise.all(workerProcesses.map(started));
     const token = await createAccount(address);
+    const [api, ...rest] = processes as [Running, ...Running[]];
+    const cpu = async () => ({
+      workers: await cpuOf(rest.map((hark) => hark.child.pid as number)),
+      api: await cpuOf([api.child.pid as number]),
+      postgres: await cpuOf((await postgresOf(postgresDir)).map((p) => p.pid)),
+    });
+    const cpuBefore = await cpu();
 
     const paths = Array.from({ length: items }, (_, index) => `/${workers}-workers/${index}`);
     const callbacks = Promise.all(paths.map((callbackPath) => receiver.next(callbackPath)));
@@ -143,6 +165,7 @@ async function run(workers: number, file: string, adminUrl: string, receiver: Re
     }
     const received = await withDeadline(callbacks, `${workers} worker(s): every callback`);
     const ms = Math.max(...received.map((request) => request.at)) - firstUpload;
+    const cpuAfter = await cpu();
 
     for (const [index, request] of received.entries()) {
       const body = JSON.parse(request.body.toString()) as { mediaId: string; status: string };
@@ -166,7 +189,12 @@ async function run(workers: number, file: string, adminUrl: string, receiver: Re
       const exit = await hark.exit(STOP_SECONDS);
       if (exit.code !== 0) throw new Error(`a Hark process stopped with ${JSON.stringify(exit)}:\n${hark.output()}`);
     }
-    return { workers, ms, split };
+    const cpuUsed = {
+      workers: cpuAfter.workers - cpuBefore.workers,
+      api: cpuAfter.api - cpuBefore.api,
+      postgres: cpuAfter.postgres - cpuBefore.postgres,
+    };
+    return { workers, ms, split, cpu: cpuUsed };
   } finally {
     for (const hark of processes) {
       killGroup(hark);
@@ -174,6 +202,26 @@ async function run(workers: number, file: string, adminUrl: string, receiver: Re
     }
     await database.drop();
   }
+}
+
+/**
+ * CPU seconds of `pids`, with their children that have ended (a worker's ffmpeg and pocketsphinx runs,
+ * PostgreSQL's closed backends). A child still running is not counted: measure when the work is done.
+ */
+async function cpuOf(pids: readonly number[]): Promise<number> {
+  const ticksPerSecond = 100; // USER_HZ
+  let ticks = 0;
+  for (const pid of pids) {
+    try {
+      const stat = await fs.readFile(`/proc/${pid}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      // utime, stime, cutime, cstime
+      for (const index of [11, 12, 13, 14]) ticks += Number(fields[index]);
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return ticks / ticksPerSecond;
 }
 
 /**

@@ -10,7 +10,7 @@ const USAGE = `usage: hark [serve | api | worker]
 
   serve   the HTTP API and the workers in one process (the default; what \`npm start\` runs)
   api     the HTTP API only
-  worker  processing and callback delivery only, no HTTP
+  worker  processing, callback delivery and the deletion of expired media; no HTTP
 
 Settings are environment variables (HARK_*), listed in the README. \`api\` and \`worker\` processes share
 their work through HARK_DATABASE_URL, which they need.
