@@ -97,21 +97,30 @@ export async function startJobQueue(
       await boss.send(PROCESS_QUEUE, job, { priority: PRIORITY[priority], db: sqlAdapter(sql) });
     },
     async workProcess(concurrency, handler) {
-      if (concurrency === 0) return;
-      await boss.work<ProcessJob>(
-        PROCESS_QUEUE,
-        { localConcurrency: concurrency, batchSize: 1, notifyPollingIntervalSeconds: 5 },
-        async ([job]) => {
-          if (!job) return;
-          if (job.data.kind !== "process" || job.data.v !== 1)
-            throw new Error(`unknown job payload ${JSON.stringify(job.data)}`);
-          await handler(job.data, {
-            retryCount: job.retryCount,
-            final: job.retryCount >= processQueueOptions.retryLimit,
-            signal: job.signal,
-          });
-        },
-      );
+      // One pg-boss worker per slot, so that each can be woken on its own: a worker that has just ended a
+      // job looks for the next at once. Otherwise it would wait out its poll interval (less the job's
+      // time) with jobs queued, as NOTIFY only announces jobs queued since.
+      for (let slot = 0; slot < concurrency; slot++) {
+        const worker: { id?: string } = {};
+        worker.id = await boss.work<ProcessJob>(
+          PROCESS_QUEUE,
+          { batchSize: 1, notifyPollingIntervalSeconds: 5 },
+          async ([job]) => {
+            if (!job) return;
+            if (job.data.kind !== "process" || job.data.v !== 1)
+              throw new Error(`unknown job payload ${JSON.stringify(job.data)}`);
+            try {
+              await handler(job.data, {
+                retryCount: job.retryCount,
+                final: job.retryCount >= processQueueOptions.retryLimit,
+                signal: job.signal,
+              });
+            } finally {
+              if (worker.id !== undefined) boss.notifyWorker(worker.id);
+            }
+          },
+        );
+      }
     },
     // A job handed back counts as one of its retries: pg-boss has no way to return a job untouched.
     stop: () => boss.stop({ graceful: true, timeout: stopTimeoutMs }),
