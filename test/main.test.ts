@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import fs from "node:fs/promises";
 import { after, describe, it } from "node:test";
+import { freePort } from "../src/net/free-port.ts";
 import { promisify } from "node:util";
 import { execFile } from "node:child_process";
 import {
@@ -101,6 +102,23 @@ describe("src/main.ts", () => {
       unknown.stderr(),
       /unknown command "frobnicate"[\s\S]*usage: hark \[serve \| api \| worker\]/,
     );
+  });
+
+  it("does not start when its S3 bucket cannot be reached, and says so", async () => {
+    const dir = await dataDir();
+    const closed = await freePort();
+    const hark = startMain({
+      HARK_DATA_DIR: dir,
+      PORT: "0",
+      HARK_BLOB_STORE: "s3",
+      HARK_S3_ENDPOINT: `http://127.0.0.1:${closed}`,
+      HARK_S3_BUCKET: "hark-media",
+      HARK_S3_ACCESS_KEY_ID: "AKIAEXAMPLE",
+      HARK_S3_SECRET_ACCESS_KEY: "secret",
+    });
+    assert.deepEqual(await hark.exit(STOP_SECONDS), { code: 1, signal: null });
+    assert.match(hark.stderr(), /^hark: could not start: the S3 bucket hark-media cannot be reached/m);
+    assert.deepEqual(await fs.readdir(dir), [], "nothing was started");
   });
 
   it("is the `hark` command of `npx hark`", async () => {
