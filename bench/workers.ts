@@ -24,7 +24,7 @@
  * its next item, not by the cores, and the ratio can even pass 2.0 (the last item's processing, a fixed
  * tail, weighs less in the longer run); the reading line says so.
  */
-import { openAsBlob, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -32,6 +32,7 @@ import { freePort } from "../src/net/free-port.ts";
 import { type EmbeddedServer, startEmbeddedPostgres } from "../src/store/embedded-postgres.ts";
 import { buildSpeech, type FliteVoice, type SpeechPart } from "../test/pipeline/speech.ts";
 import { freshDatabase } from "../test/support/database.ts";
+import { createAccountOver, uploadOver } from "../test/support/http-client.ts";
 import { type Receiver, startReceiver } from "../test/support/receiver.ts";
 import {
   postgresOf,
@@ -159,7 +160,7 @@ async function run(
       start({ HARK_WORKER_CONCURRENCY: "1", HARK_RECOGNIZER_CONCURRENCY: "1" }, "worker"),
     );
     await Promise.all(workerProcesses.map(started));
-    const token = await createAccount(address);
+    const token = await createAccountOver(address, ADMIN_TOKEN, "bench");
     const [api, ...rest] = processes as [Running, ...Running[]];
     const cpu = async () => ({
       workers: await cpuOf(rest.map((hark) => hark.child.pid as number)),
@@ -173,7 +174,8 @@ async function run(
     const firstUpload = Date.now();
     const mediaIds: string[] = [];
     for (const callbackPath of paths) {
-      mediaIds.push(await upload(address, token, file, `${receiver.url}${callbackPath}`));
+      const configuration = { publish: { callbacks: [{ url: `${receiver.url}${callbackPath}` }] } };
+      mediaIds.push(await uploadOver(address, token, file, configuration));
     }
     const received = await withDeadline(callbacks, `${workers} worker(s): every callback`);
     const ms = Math.max(...received.map((request) => request.at)) - firstUpload;
@@ -279,31 +281,6 @@ function killGroup(hark: Running): void {
   } catch {
     // Gone meanwhile.
   }
-}
-
-async function createAccount(address: string): Promise<string> {
-  const response = await fetch(`${address}/admin/accounts`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" },
-    body: JSON.stringify({ accountName: "bench" }),
-  });
-  if (response.status !== 201)
-    throw new Error(`creating the account: ${response.status} ${await response.text()}`);
-  return ((await response.json()) as { token: string }).token;
-}
-
-/** Uploads `file` with one analytics callback to `callbackUrl`; resolves to its media id. */
-async function upload(address: string, token: string, file: string, callbackUrl: string): Promise<string> {
-  const form = new FormData();
-  form.append("media", await openAsBlob(file, { type: "audio/x-wav" }), "call.wav");
-  form.append("configuration", JSON.stringify({ publish: { callbacks: [{ url: callbackUrl }] } }));
-  const response = await fetch(`${address}/v3/media`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${token}` },
-    body: form,
-  });
-  if (response.status !== 200) throw new Error(`upload: ${response.status} ${await response.text()}`);
-  return ((await response.json()) as { mediaId: string }).mediaId;
 }
 
 async function withDeadline<T>(promise: Promise<T>, what: string): Promise<T> {

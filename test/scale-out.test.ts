@@ -7,7 +7,6 @@
  */
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { openAsBlob } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
@@ -16,6 +15,7 @@ import { freePort } from "../src/net/free-port.ts";
 import { processQueueOptions, SUPERVISE_INTERVAL_SECONDS } from "../src/jobs/queue.ts";
 import { buildSpeech, tempDir } from "./pipeline/speech.ts";
 import { freshDatabase, type TestDatabase } from "./support/database.ts";
+import { createAccountOver, uploadOver } from "./support/http-client.ts";
 import { type Receiver, startReceiver } from "./support/receiver.ts";
 import { startS3Server, type TestS3Server } from "./support/s3-server.ts";
 import {
@@ -94,11 +94,14 @@ describe("one API and several worker processes on one PostgreSQL and one S3 buck
     assert.equal((await started(first)).role, "worker");
     assert.equal((await started(second)).role, "worker");
 
-    const token = await createAccount(publicUrl);
+    const token = await createAccountOver(publicUrl, ADMIN, "scale-out");
     const files = [long, long, short, short, short];
     const mediaIds: string[] = [];
     for (const [index, file] of files.entries()) {
-      mediaIds.push(await upload(publicUrl, token, file, `${receiver.url}/${index}`));
+      // Each item's callbacks to paths of its own: `/<index>/analytics`, `/<index>/media`.
+      const base = `${receiver.url}/${index}`;
+      const callbacks = [{ url: `${base}/analytics` }, { url: `${base}/media`, type: "media" }];
+      mediaIds.push(await uploadOver(publicUrl, token, file, { publish: { callbacks } }));
     }
 
     // Each worker takes one long item (one at a time each); then one is killed, the other stopped.
@@ -169,35 +172,4 @@ async function processing(worker: Running): Promise<string> {
 
 function sha256(bytes: Buffer): string {
   return createHash("sha256").update(bytes).digest("hex");
-}
-
-async function createAccount(address: string): Promise<string> {
-  const response = await fetch(`${address}/admin/accounts`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${ADMIN}`, "content-type": "application/json" },
-    body: JSON.stringify({ accountName: "scale-out" }),
-  });
-  assert.equal(response.status, 201, await response.clone().text());
-  return ((await response.json()) as { token: string }).token;
-}
-
-/** Uploads `file` with an analytics and a media callback, to `<base>/analytics` and `<base>/media`. */
-async function upload(address: string, token: string, file: string, base: string): Promise<string> {
-  const form = new FormData();
-  form.append("media", await openAsBlob(file, { type: "audio/x-wav" }), path.basename(file));
-  form.append(
-    "configuration",
-    JSON.stringify({
-      publish: {
-        callbacks: [{ url: `${base}/analytics` }, { url: `${base}/media`, type: "media" }],
-      },
-    }),
-  );
-  const response = await fetch(`${address}/v3/media`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${token}` },
-    body: form,
-  });
-  assert.equal(response.status, 200, await response.clone().text());
-  return ((await response.json()) as { mediaId: string }).mediaId;
 }

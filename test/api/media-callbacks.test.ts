@@ -3,9 +3,8 @@
  * A client reads every try of each callback and sends a callback again, with the same id and bytes.
  */
 import assert from "node:assert/strict";
-import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { buildSpeech, tempDir } from "../pipeline/speech.ts";
+import { spokenFile } from "../pipeline/speech.ts";
 import { startTestHark, type TestHark } from "../support/harness.ts";
 import { type Receiver, startReceiver } from "../support/receiver.ts";
 
@@ -16,10 +15,7 @@ describe("delivery log and redelivery", () => {
   let audio: { file: string; cleanup: () => Promise<void> };
 
   before(async () => {
-    const dir = await tempDir();
-    const file = path.join(dir.dir, "hello.wav");
-    await buildSpeech([{ text: "please send my invoice again" }], file);
-    audio = { file, cleanup: dir.cleanup };
+    audio = await spokenFile("please send my invoice again");
     receiver = await startReceiver();
     hark = await startTestHark(
       {

@@ -11,7 +11,6 @@
  * and comes back only when the claim lapses, `claimMs`; that wait dominates the runtime).
  */
 import assert from "node:assert/strict";
-import { openAsBlob } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
@@ -20,6 +19,7 @@ import { POLL_MS } from "../../src/callbacks/dispatcher.ts";
 import { processQueueOptions, SUPERVISE_INTERVAL_SECONDS } from "../../src/jobs/queue.ts";
 import { loadSettings } from "../../src/settings.ts";
 import { buildSpeech, tempDir } from "../pipeline/speech.ts";
+import { createAccountOver, uploadOver } from "../support/http-client.ts";
 import { type Received, type Receiver, startReceiver } from "../support/receiver.ts";
 import {
   dataDir,
@@ -90,38 +90,16 @@ async function until<T>(probe: () => Promise<T | undefined>, ms: number, what: s
   }
 }
 
-async function createAccount(address: string): Promise<string> {
-  const response = await fetch(`${address}/admin/accounts`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${ADMIN}`, "content-type": "application/json" },
-    body: JSON.stringify({ accountName: "callback-crash" }),
-  });
-  assert.equal(response.status, 201, await response.clone().text());
-  return ((await response.json()) as { token: string }).token;
-}
-
-async function upload(address: string, token: string, file: string, receiver: Receiver): Promise<string> {
-  const form = new FormData();
-  form.append("media", await openAsBlob(file, { type: "audio/x-wav" }), "call.wav");
-  form.append(
-    "configuration",
-    JSON.stringify({
-      publish: {
-        callbacks: [
-          { url: `${receiver.url}/analytics` },
-          { url: `${receiver.url}/srt`, type: "transcript", format: "srt" },
-          { url: `${receiver.url}/media`, type: "media" },
-        ],
-      },
-    }),
-  );
-  const response = await fetch(`${address}/v3/media`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${token}` },
-    body: form,
-  });
-  assert.equal(response.status, 200, await response.clone().text());
-  return ((await response.json()) as { mediaId: string }).mediaId;
+function configurationFor(receiver: Receiver) {
+  return {
+    publish: {
+      callbacks: [
+        { url: `${receiver.url}/analytics` },
+        { url: `${receiver.url}/srt`, type: "transcript", format: "srt" },
+        { url: `${receiver.url}/media`, type: "media" },
+      ],
+    },
+  };
 }
 
 /** The callbacks of `mediaId` once every one of them is recorded as succeeded (within 10 s). */
@@ -197,8 +175,8 @@ describe("callbacks survive a SIGKILL of the whole service", { concurrency: 2 },
     const env = { ...CALLBACK_ENV, HARK_DATA_DIR: dir };
     const first = startMain(env);
     const address = await running(first);
-    const token = await createAccount(address);
-    const mediaId = await upload(address, token, shortFile, receiver);
+    const token = await createAccountOver(address, ADMIN, "callback-crash");
+    const mediaId = await uploadOver(address, token, shortFile, configurationFor(receiver));
 
     const firstTries = await within(
       Promise.all(PATHS.map((p) => receiver.next(p))),
@@ -294,8 +272,8 @@ describe("callbacks survive a SIGKILL of the whole service", { concurrency: 2 },
     const env = { ...CALLBACK_ENV, HARK_DATA_DIR: dir };
     const first = startMain(env);
     const address = await running(first);
-    const token = await createAccount(address);
-    const mediaId = await upload(address, token, longFile, receiver);
+    const token = await createAccountOver(address, ADMIN, "callback-crash");
+    const mediaId = await uploadOver(address, token, longFile, configurationFor(receiver));
 
     await within(
       first.logLine((line) => line.msg === "processing started" && line.mediaId === mediaId),

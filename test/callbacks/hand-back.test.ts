@@ -4,12 +4,11 @@
  * another dispatcher takes it over without waiting for the claim to lapse.
  */
 import assert from "node:assert/strict";
-import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { claimMs } from "../../src/callbacks/deliver.ts";
 import { startDispatcher } from "../../src/callbacks/dispatcher.ts";
 import { type Stoppable, startWorkers } from "../../src/server.ts";
-import { buildSpeech, tempDir } from "../pipeline/speech.ts";
+import { spokenFile } from "../pipeline/speech.ts";
 import { startTestHark, type TestHark } from "../support/harness.ts";
 import { type Receiver, startReceiver } from "../support/receiver.ts";
 
@@ -20,10 +19,7 @@ describe("stopping while a callback burst runs", () => {
   let takeOver: Stoppable | undefined;
 
   before(async () => {
-    const dir = await tempDir();
-    const file = path.join(dir.dir, "hello.wav");
-    await buildSpeech([{ text: "please cancel my order" }], file);
-    audio = { file, cleanup: dir.cleanup };
+    audio = await spokenFile("please cancel my order");
     receiver = await startReceiver();
     hark = await startTestHark({
       HARK_CALLBACK_ALLOW_HTTP: "true",

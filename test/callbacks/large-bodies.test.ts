@@ -4,11 +4,10 @@
  * a short call's analytics body is "large" and its plain-text transcript is not.
  */
 import assert from "node:assert/strict";
-import path from "node:path";
 import { buffer } from "node:stream/consumers";
 import { after, before, describe, test } from "node:test";
 import { callbackBodyKey } from "../../src/blobs/blob-store.ts";
-import { buildSpeech, tempDir } from "../pipeline/speech.ts";
+import { spokenFile } from "../pipeline/speech.ts";
 import { startTestHark, type TestHark } from "../support/harness.ts";
 import { type Receiver, startReceiver } from "../support/receiver.ts";
 
@@ -21,10 +20,7 @@ describe("callback bodies too large for their rows", () => {
   let audio: { file: string; cleanup: () => Promise<void> };
 
   before(async () => {
-    const dir = await tempDir();
-    const file = path.join(dir.dir, "hello.wav");
-    await buildSpeech([{ text: "please cancel my order" }], file);
-    audio = { file, cleanup: dir.cleanup };
+    audio = await spokenFile("please cancel my order");
     receiver = await startReceiver();
     hark = await startTestHark(
       {

@@ -80,6 +80,14 @@ export async function buildSpeech(
   return { lengthMs: bytesToMs(samples.length), spans };
 }
 
+/** One sentence spoken into a WAV file in a temporary directory, and a function that removes it. */
+export async function spokenFile(text: string): Promise<{ file: string; cleanup: () => Promise<void> }> {
+  const { dir, cleanup } = await tempDir();
+  const file = join(dir, "speech.wav");
+  await buildSpeech([{ text }], file);
+  return { file, cleanup };
+}
+
 /**
  * Builds a 16 kHz stereo WAV with one party per channel, as a call recorder does; the shorter channel is
  * padded with silence. Returns the length and the spans of each channel's parts.
