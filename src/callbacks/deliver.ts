@@ -7,7 +7,6 @@
  * A burst cut short by a crash runs again from its first try once its claim lapses, and one handed back
  * by a stopping process at once: a receiver may see a try twice, always with the same `webhook-id`.
  */
-import { buffer } from "node:stream/consumers";
 import { BlobNotFoundError } from "../blobs/blob-store.ts";
 import type { Services } from "../services.ts";
 import type { Settings } from "../settings.ts";
@@ -138,12 +137,14 @@ async function signatureOf(
   return signatureHeaderOfStream(secrets, deliveryId, timestamp, await body.open());
 }
 
-/** A rendered body is sent from memory; a media stream is opened afresh for each try, never buffered. */
+/**
+ * A body kept in its row is sent from memory; one in the blob store (a media stream, a large rendered body)
+ * is opened afresh for each try, never buffered.
+ */
 async function bodyOf(services: Services, delivery: ClaimedDelivery): Promise<OutboundRequest["body"]> {
   if (delivery.body) return delivery.body;
   const key = delivery.bodyBlob;
   if (key === undefined) throw new Error(`delivery ${delivery.deliveryId} has no body`);
-  if (delivery.callback.type !== "media") return buffer(await services.blobs.read(key));
   const length = await services.blobs.size(key);
   if (length === undefined)
     throw new BlobNotFoundError(`the body of delivery ${delivery.deliveryId} is gone`);
