@@ -44,6 +44,12 @@ if (role !== "serve" && settings.databaseUrl === undefined) {
 }
 
 const log = pino({ level: settings.logLevel });
+if (role !== "serve" && settings.blobStore === "filesystem") {
+  log.warn(
+    { dataDir: settings.dataDir },
+    "media are kept in the data directory: only processes on this machine with the same HARK_DATA_DIR share them; on several machines set HARK_BLOB_STORE=s3",
+  );
+}
 let hark: Stoppable;
 try {
   hark = role === "worker" ? await startWorker(settings, log) : await startHark(settings, log, role);
