@@ -3,7 +3,8 @@
  * and runs it until SIGTERM or SIGINT, then stops cleanly.
  */
 import pino from "pino";
-import { type Role, startHark, startWorker, type Stoppable } from "./server.ts";
+import { isRole, type Role, roleRefusal, roleWarnings } from "./roles.ts";
+import { startHark, startWorker, type Stoppable } from "./server.ts";
 import { loadSettings, type Settings, SettingsError } from "./settings.ts";
 
 const USAGE = `usage: hark [serve | api | worker]
@@ -16,8 +17,6 @@ Settings are environment variables (HARK_*), listed in the README. \`api\` and \
 their work through HARK_DATABASE_URL, which they need.
 `;
 
-const ROLES: readonly string[] = ["serve", "api", "worker"] satisfies Role[];
-
 function refuse(message: string): never {
   process.stderr.write(`hark: ${message}\n`);
   process.exit(2);
@@ -28,8 +27,8 @@ if (argument === "help" || argument === "--help" || argument === "-h") {
   process.stdout.write(USAGE);
   process.exit(0);
 }
-if (!ROLES.includes(argument) || process.argv.length > 3) refuse(`unknown command "${argument}"\n\n${USAGE}`);
-const role = argument as Role;
+if (!isRole(argument) || process.argv.length > 3) refuse(`unknown command "${argument}"\n\n${USAGE}`);
+const role: Role = argument;
 
 let settings: Settings;
 try {
@@ -38,18 +37,11 @@ try {
   if (!(error instanceof SettingsError)) throw error;
   refuse(error.message);
 }
-// An embedded server belongs to one process: processes in separate roles could never meet in it.
-if (role !== "serve" && settings.databaseUrl === undefined) {
-  refuse(`hark ${role} needs HARK_DATABASE_URL: the PostgreSQL server it shares with the other processes`);
-}
+const refusal = roleRefusal(role, settings);
+if (refusal !== undefined) refuse(refusal);
 
 const log = pino({ level: settings.logLevel });
-if (role !== "serve" && settings.blobStore === "filesystem") {
-  log.warn(
-    { dataDir: settings.dataDir },
-    "media are kept in the data directory: only processes on this machine with the same HARK_DATA_DIR share them; on several machines set HARK_BLOB_STORE=s3",
-  );
-}
+for (const warning of roleWarnings(role, settings)) log.warn({ role }, warning);
 let hark: Stoppable;
 try {
   hark = role === "worker" ? await startWorker(settings, log) : await startHark(settings, log, role);

@@ -18,6 +18,7 @@ import { processMedia } from "./jobs/process-media.ts";
 import { startJobQueue } from "./jobs/queue.ts";
 import { PocketsphinxRecognizer } from "./pipeline/pocketsphinx.ts";
 import { type Services, systemClock } from "./services.ts";
+import type { Role } from "./roles.ts";
 import type { Settings } from "./settings.ts";
 import { openDatabase } from "./store/database.ts";
 import { startEmbeddedPostgres } from "./store/embedded-postgres.ts";
@@ -147,8 +148,6 @@ export interface RunningHark extends Stoppable {
 export interface RunningWorker extends Stoppable {
   readonly services: Services;
 }
-
-export type Role = "serve" | "api" | "worker";
 
 /** The whole of Hark (`serve`), or the HTTP API alone (`api`). */
 export async function startHark(
