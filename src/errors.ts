@@ -36,6 +36,8 @@ export const errorCodes = {
   accountNameTaken: { code: 11006, status: 409 },
   unsupportedMediaType: { code: 11007, status: 415 },
   featureUnsupported: { code: 11009, status: 400 },
+  /** A JSON or text body larger than its route takes (64 KiB for a public key, 4 MiB for training, else 1 MiB). */
+  bodyTooLarge: { code: 11010, status: 413 },
   recognitionFailed: { code: 11101, status: 500 },
   spottingGroupInvalid: { code: 11201, status: 400 },
   categoryInvalid: { code: 11202, status: 400 },

@@ -14,10 +14,12 @@ import Fastify, {
 } from "fastify";
 import { ApiError, type ErrorEnvelope, errorEntry } from "../errors.ts";
 import type { Services } from "../services.ts";
+import { VERSION } from "../version.ts";
 import { registerAdminRoutes } from "./admin-accounts.ts";
 import { requireAccount } from "./auth.ts";
 import { registerDefinitionRoutes } from "./definitions.ts";
 import { registerMediaReadRoutes } from "./media-read.ts";
+import { openApiDocument } from "./openapi.ts";
 import { registerStreamRoutes } from "./media-streams.ts";
 import { registerTranscriptRoutes } from "./media-transcript.ts";
 import { registerCallbackRoutes } from "./media-callbacks.ts";
@@ -62,7 +64,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
       errors: [
         errorEntry(
           "routeNotFound",
-          `There is no ${request.method} ${request.url.split("?")[0]}; the routes are listed in the README`,
+          `There is no ${request.method} ${request.url.split("?")[0]}; the routes are listed at /openapi.json`,
         ),
       ],
       reference: request.id,
@@ -75,6 +77,8 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     limits: { fieldSize: 1024 * 1024, fields: 10, parts: 20, headerPairs: 100 },
   });
 
+  const description = openApiDocument(services.settings.publicUrl, VERSION);
+  app.get("/openapi.json", async () => description);
   registerAdminRoutes(app, services);
   await app.register(async (v3) => {
     v3.addHook("onRequest", requireAccount(services));
@@ -107,8 +111,12 @@ function translateFrameworkError(error: FastifyError): ApiError {
       return new ApiError("invalidMultipart", `The multipart request has too many parts: ${error.message}`);
     case "FST_ERR_CTP_EMPTY_JSON_BODY":
     case "FST_ERR_CTP_INVALID_JSON_BODY":
-    case "FST_ERR_CTP_BODY_TOO_LARGE":
       return new ApiError("invalidRequest", error.message);
+    case "FST_ERR_CTP_BODY_TOO_LARGE":
+      return new ApiError(
+        "bodyTooLarge",
+        `The request body is larger than this route takes: ${error.message}`,
+      );
     case "FST_ERR_VALIDATION":
       return new ApiError("invalidRequest", `request ${error.message}`);
   }

@@ -1,4 +1,4 @@
-/** `User-Agent: Hark/<version>` on every callback, the version from package.json. */
-import packageJson from "../../package.json" with { type: "json" };
+/** `User-Agent: Hark/<version>` on every callback. */
+import { VERSION } from "../version.ts";
 
-export const USER_AGENT = `Hark/${packageJson.version}`;
+export const USER_AGENT = `Hark/${VERSION}`;

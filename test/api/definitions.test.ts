@@ -393,7 +393,7 @@ describe("definitions API", () => {
         headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
         payload: JSON.stringify({ examples: [{ text: "x".repeat(4 * 1024 * 1024), label: "a" }] }),
       });
-      refused(tooLarge, 400, 11005);
+      refused(tooLarge, 413, 11010);
       assert.equal((await get(`${CLASSIFIERS}/big`)).json().classifierVersion, "1");
     });
 
