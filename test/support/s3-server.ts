@@ -5,11 +5,9 @@
  */
 import { randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
-import type http from "node:http";
-import { createRequire } from "node:module";
-import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
+import S3rver from "s3rver";
 
 export interface TestS3Server {
   endpoint: string;
@@ -21,22 +19,7 @@ export interface TestS3Server {
   stop(): Promise<void>;
 }
 
-// The part of s3rver's API used here; the package ships no type declarations.
-interface S3rver {
-  run(): Promise<AddressInfo>;
-  close(): Promise<void>;
-  httpServer: http.Server;
-}
-type S3rverClass = new (options: {
-  address: string;
-  port: number;
-  silent: boolean;
-  directory: string;
-  configureBuckets: { name: string }[];
-}) => S3rver;
-
 export async function startS3Server(): Promise<TestS3Server> {
-  const S3rver = createRequire(import.meta.url)("s3rver") as S3rverClass;
   const directory = await fs.mkdtemp(path.join(os.tmpdir(), "hark-test-s3-"));
   const bucket = `hark-test-${randomBytes(4).toString("hex")}`;
   const server = new S3rver({
