@@ -4,6 +4,7 @@
  * of each route group are in `openapi/`; test/api/openapi.test.ts checks that they and the registered
  * routes are the same. Pure.
  */
+import { VERSION } from "../version.ts";
 import { callbackPaths, callbackSchemas } from "./openapi/callbacks.ts";
 import { definitionPaths, definitionSchemas } from "./openapi/definitions.ts";
 import { mediaPaths, mediaSchemas } from "./openapi/media.ts";
@@ -18,6 +19,12 @@ import {
   type Paths,
   schemaRef,
 } from "./openapi/shared.ts";
+
+/** The copy in the repository, for its readers (`npm run openapi` writes it), and its text. */
+export const OPENAPI_FILE = "docs/openapi.json";
+export function openApiFileText(): string {
+  return `${JSON.stringify(openApiDocument("http://127.0.0.1:8080", VERSION), null, 2)}\n`;
+}
 
 export function openApiDocument(publicUrl: string, version: string): JsonObject {
   return {

@@ -3,8 +3,11 @@
  * the app registers are the same, and what it says of errors agrees with errors.ts.
  */
 import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import type { FastifyInstance, HTTPMethods, LightMyRequestResponse } from "fastify";
+import { OPENAPI_FILE, openApiFileText } from "../../src/api/openapi.ts";
 import { errorCodes, messageCodes } from "../../src/errors.ts";
 import { ADMIN_TOKEN, startTestHark, type TestHark } from "../support/harness.ts";
 
@@ -81,6 +84,11 @@ describe("the OpenAPI description", () => {
     assert.equal(info.title, "Hark");
     const pkg = await import("../../package.json", { with: { type: "json" } });
     assert.equal(info.version, pkg.default.version);
+  });
+
+  test("is what the repository's copy says (npm run openapi writes it)", async () => {
+    const copy = await readFile(path.join(import.meta.dirname, "..", "..", OPENAPI_FILE), "utf8");
+    assert.ok(copy === openApiFileText(), `${OPENAPI_FILE} is out of date: run npm run openapi`);
   });
 
   test("documents every registered route, and only those", async () => {
