@@ -123,19 +123,25 @@ async function openBlobStore(settings: Settings): Promise<BlobStore & { close?()
   return store;
 }
 
-/** Processing workers (they stop with the job queue), callback delivery and the sweeper. */
+/**
+ * Processing workers, callback delivery and the sweeper. Stopping them stops the job queue too: processing
+ * and deliveries each get `HARK_STOP_TIMEOUT` to finish at the same time, not one after the other.
+ */
 export async function startWorkers(services: Services): Promise<Stoppable> {
   await services.jobs.workProcess(services.settings.workerConcurrency, (job, attempt) =>
     processMedia(services, job.mediaId, attempt),
   );
-  const stack = new StopStack(services.log);
-  if (services.settings.callbackConcurrency > 0) {
-    const dispatcher = startDispatcher(services, services.settings.callbackConcurrency);
-    stack.push(() => dispatcher.stop());
-  }
+  const { callbackConcurrency } = services.settings;
+  const dispatcher = callbackConcurrency > 0 ? startDispatcher(services, callbackConcurrency) : undefined;
   const sweeper = startSweeper(services);
-  stack.push(() => sweeper.stop());
-  return stack;
+  return {
+    async stop() {
+      const stopped = await Promise.allSettled([services.jobs.stop(), dispatcher?.stop(), sweeper.stop()]);
+      for (const result of stopped) {
+        if (result.status === "rejected") services.log.error({ err: result.reason }, "error while stopping");
+      }
+    },
+  };
 }
 
 export interface RunningHark extends Stoppable {
@@ -159,13 +165,15 @@ export async function startHark(
   try {
     const services = await openServices(settings, log);
     stack.push(() => services.stop());
-    const app = await buildApp(services);
-    stack.push(() => app.close());
-    const address = await app.listen({ port: settings.port, host: settings.host });
+    // Workers start before the API listens, so that they stop after it: requests under way when the
+    // stop begins still find the job queue to enqueue on.
     if (role === "serve") {
       const workers = await startWorkers(services);
       stack.push(() => workers.stop());
     }
+    const app = await buildApp(services);
+    stack.push(() => app.close());
+    const address = await app.listen({ port: settings.port, host: settings.host });
     log.info({ role, address, publicUrl: settings.publicUrl }, "Hark is running");
     return { app, address, services, stop: () => stack.stop() };
   } catch (error) {
