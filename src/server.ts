@@ -46,10 +46,26 @@ class StopStack implements Stoppable {
   }
 }
 
-/** The services on real infrastructure: database (migrated), job queue, blob store, recogniser. */
-export async function openServices(settings: Settings, log: Logger): Promise<Services & Stoppable> {
+/**
+ * Runs `start`, which pushes a stop step for each thing it starts; resolves to what it returns, with a
+ * `stop` that stops all of it. Should `start` fail, what it had started is stopped again.
+ */
+async function startAll<T extends object>(
+  log: Logger,
+  start: (stack: StopStack) => Promise<T>,
+): Promise<T & Stoppable> {
   const stack = new StopStack(log);
   try {
+    return { ...(await start(stack)), stop: () => stack.stop() };
+  } catch (error) {
+    await stack.stop();
+    throw error;
+  }
+}
+
+/** The services on real infrastructure: database (migrated), job queue, blob store, recogniser. */
+export function openServices(settings: Settings, log: Logger): Promise<Services & Stoppable> {
+  return startAll(log, async (stack): Promise<Services> => {
     // First: a bucket that cannot be reached stops the start before anything else is started.
     const blobs = await openBlobStore(settings);
     stack.push(async () => blobs.close?.());
@@ -90,12 +106,8 @@ export async function openServices(settings: Settings, log: Logger): Promise<Ser
       clock: systemClock,
       log,
       events: new EventEmitter(),
-      stop: () => stack.stop(),
     };
-  } catch (error) {
-    await stack.stop();
-    throw error;
-  }
+  });
 }
 
 /** The blob store the settings name: a directory in the data directory, or an S3-compatible bucket. */
@@ -161,8 +173,7 @@ export async function startHark(
   log: Logger = pino({ level: settings.logLevel }),
   role: Exclude<Role, "worker"> = "serve",
 ): Promise<RunningHark> {
-  const stack = new StopStack(log);
-  try {
+  return startAll(log, async (stack) => {
     const services = await openServices(settings, log);
     stack.push(() => services.stop());
     // Workers start before the API listens, so that they stop after it: requests under way when the
@@ -175,11 +186,8 @@ export async function startHark(
     stack.push(() => app.close());
     const address = await app.listen({ port: settings.port, host: settings.host });
     log.info({ role, address, publicUrl: settings.publicUrl }, "Hark is running");
-    return { app, address, services, stop: () => stack.stop() };
-  } catch (error) {
-    await stack.stop();
-    throw error;
-  }
+    return { app, address, services };
+  });
 }
 
 /** Processing and callback delivery without the HTTP API. */
@@ -187,16 +195,12 @@ export async function startWorker(
   settings: Settings,
   log: Logger = pino({ level: settings.logLevel }),
 ): Promise<RunningWorker> {
-  const stack = new StopStack(log);
-  try {
+  return startAll(log, async (stack) => {
     const services = await openServices(settings, log);
     stack.push(() => services.stop());
     const workers = await startWorkers(services);
     stack.push(() => workers.stop());
     log.info({ role: "worker", publicUrl: settings.publicUrl }, "Hark is running");
-    return { services, stop: () => stack.stop() };
-  } catch (error) {
-    await stack.stop();
-    throw error;
-  }
+    return { services };
+  });
 }
