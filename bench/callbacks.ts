@@ -50,6 +50,7 @@ import { createAccount } from "../src/store/accounts.ts";
 import type { Sql } from "../src/store/database.ts";
 import { insertMedia, startProcessing } from "../src/store/media.ts";
 import { postgresOf } from "../test/support/service-process.ts";
+import { within } from "../test/support/within.ts";
 
 const THROUGHPUT_ITEMS = 10_000;
 const STEADY_RATE = 200;
@@ -116,8 +117,9 @@ async function startReceiverProcess(): Promise<ReceiverHandle> {
     url: `http://127.0.0.1:${listening.port}`,
     async collect(count) {
       child.send({ type: "collect", count });
-      const [message] = (await withDeadline(
+      const [message] = (await within(
         once(child, "message") as Promise<[ReceiverMessage]>,
+        PHASE_DEADLINE_MS,
         `${count} receipts`,
       )) as [ReceiverMessage];
       if (message.type !== "collected") throw new Error("unexpected receiver message");
@@ -179,7 +181,7 @@ async function main(): Promise<void> {
     started = now();
     dispatcher = startDispatcher(services, CONCURRENCY);
     let receipts = await receiver.collect(THROUGHPUT_ITEMS);
-    await withDeadline(succeeded, "every backlog delivery recorded as succeeded");
+    await within(succeeded, PHASE_DEADLINE_MS, "every backlog delivery recorded as succeeded");
     let elapsed = Math.max(...receipts.values()) - started;
     const backlogRate = (THROUGHPUT_ITEMS / elapsed) * 1000;
     console.log(
@@ -195,7 +197,7 @@ async function main(): Promise<void> {
     const endsDone = endAll(services, throughputItems, END_CALLERS);
     receipts = await receiver.collect(THROUGHPUT_ITEMS);
     const endedAt = await endsDone;
-    await withDeadline(succeeded, "every delivery recorded as succeeded");
+    await within(succeeded, PHASE_DEADLINE_MS, "every delivery recorded as succeeded");
     profiler?.stop();
     elapsed = Math.max(...receipts.values()) - started;
     const harkRate = (THROUGHPUT_ITEMS / elapsed) * 1000;
@@ -210,7 +212,7 @@ async function main(): Promise<void> {
     const steadySucceeded = countSucceeded(services, steady.length);
     const { returned, endMs } = await endAtRate(services, steady, STEADY_RATE);
     const steadyReceipts = await receiver.collect(steady.length);
-    await withDeadline(steadySucceeded, "every steady delivery recorded as succeeded");
+    await within(steadySucceeded, PHASE_DEADLINE_MS, "every steady delivery recorded as succeeded");
     const latencies = steady.map((item) => {
       const at = steadyReceipts.get(item.deliveryId);
       const back = returned.get(item.deliveryId);
@@ -550,21 +552,6 @@ async function pool<T>(
       while (next < items.length) await work(items[next++] as T);
     }),
   );
-}
-
-async function withDeadline<T>(promise: Promise<T>, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new Error(`${what}: not within ${PHASE_DEADLINE_MS / 1000} s`)),
-      PHASE_DEADLINE_MS,
-    );
-  });
-  try {
-    return await Promise.race([promise, deadline]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 function percentile(values: readonly number[], p: number): number {

@@ -34,6 +34,7 @@ import { buildSpeech, type FliteVoice, type SpeechPart } from "../test/pipeline/
 import { freshDatabase } from "../test/support/database.ts";
 import { createAccountOver, uploadOver } from "../test/support/http-client.ts";
 import { type Receiver, startReceiver } from "../test/support/receiver.ts";
+import { within } from "../test/support/within.ts";
 import {
   postgresOf,
   type Running,
@@ -177,7 +178,7 @@ async function run(
       const configuration = { publish: { callbacks: [{ url: `${receiver.url}${callbackPath}` }] } };
       mediaIds.push(await uploadOver(address, token, file, configuration));
     }
-    const received = await withDeadline(callbacks, `${workers} worker(s): every callback`);
+    const received = await within(callbacks, RUN_DEADLINE_MS, `${workers} worker(s): every callback`);
     const ms = Math.max(...received.map((request) => request.at)) - firstUpload;
     const cpuAfter = await cpu();
 
@@ -280,21 +281,6 @@ function killGroup(hark: Running): void {
     process.kill(-(hark.child.pid as number), "SIGKILL");
   } catch {
     // Gone meanwhile.
-  }
-}
-
-async function withDeadline<T>(promise: Promise<T>, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new Error(`${what}: not within ${RUN_DEADLINE_MS / 1000} s`)),
-      RUN_DEADLINE_MS,
-    );
-  });
-  try {
-    return await Promise.race([promise, deadline]);
-  } finally {
-    clearTimeout(timer);
   }
 }
 

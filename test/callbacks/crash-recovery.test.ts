@@ -21,6 +21,7 @@ import { loadSettings } from "../../src/settings.ts";
 import { buildSpeech, tempDir } from "../pipeline/speech.ts";
 import { createAccountOver, uploadOver } from "../support/http-client.ts";
 import { type Received, type Receiver, startReceiver } from "../support/receiver.ts";
+import { within } from "../support/within.ts";
 import {
   dataDir,
   postgresOf,
@@ -64,19 +65,6 @@ interface CallbackState {
   state: string;
   attempts: number;
   nextAttemptDate?: string;
-}
-
-/** `promise`, or a rejection naming `what` after `ms`. */
-async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms);
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /** Looks at `probe` until it returns a value, every 50 ms, for at most `ms`. */

@@ -10,6 +10,7 @@ import { after, test } from "node:test";
 import { processQueueOptions, SUPERVISE_INTERVAL_SECONDS } from "../../src/jobs/queue.ts";
 import { buildSpeech, tempDir } from "../pipeline/speech.ts";
 import { dataDir, postgresOf, running, startMain, stopAllProcesses } from "../support/service-process.ts";
+import { within } from "../support/within.ts";
 
 after(stopAllProcesses);
 
@@ -53,12 +54,11 @@ test("an upload accepted before a SIGKILL of the whole service is processed afte
   const second = startMain(env);
   const restarted = await running(second);
   const bound = (processQueueOptions.heartbeatSeconds + SUPERVISE_INTERVAL_SECONDS + 60) * 1000;
-  const ended = await Promise.race([
+  const ended = await within(
     second.logLine((line) => line.msg === "processing ended" && line.mediaId === mediaId),
-    new Promise<never>((_, reject) =>
-      setTimeout(() => reject(new Error("not processed in time")), bound).unref(),
-    ),
-  ]);
+    bound,
+    "processing after the restart",
+  );
   assert.equal(ended.status, "finished");
   const doc = (await (
     await fetch(`${restarted}/v3/media/${mediaId}`, { headers: { authorization: `Bearer ${account.token}` } })

@@ -10,6 +10,7 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
+import { within } from "./within.ts";
 
 export const ROOT = path.join(import.meta.dirname, "..", "..");
 const MAIN = path.join(ROOT, "src", "main.ts");
@@ -111,19 +112,8 @@ export function startMain(env: Record<string, string>, args: readonly string[] =
         enders.push(fail);
       });
     },
-    async exit(seconds) {
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(
-          () => reject(new Error(`pid ${child.pid} did not exit within ${seconds}s`)),
-          seconds * 1000,
-        );
-      });
-      try {
-        return await Promise.race([exited, timeout]);
-      } finally {
-        clearTimeout(timer);
-      }
+    exit(seconds) {
+      return within(exited, seconds * 1000, `pid ${child.pid} exit`);
     },
   };
 }
@@ -136,20 +126,12 @@ export async function running(hark: Running): Promise<string> {
 }
 
 /** Resolves to the "Hark is running" log line (a worker's has no address). */
-export async function started(hark: Running): Promise<Record<string, unknown>> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () =>
-        reject(new Error(`Hark did not report running within ${START_SECONDS}s; stderr: ${hark.stderr()}`)),
-      START_SECONDS * 1000,
-    );
-  });
-  try {
-    return await Promise.race([hark.logLine((l) => l.msg === "Hark is running"), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
+export function started(hark: Running): Promise<Record<string, unknown>> {
+  return within(
+    hark.logLine((l) => l.msg === "Hark is running"),
+    START_SECONDS * 1000,
+    () => `Hark reporting running (stderr: ${hark.stderr()})`,
+  );
 }
 
 /** Live (not zombie) processes, with their parent and command line. */
