@@ -6,7 +6,6 @@
  * upload finishes and every callback arrives, the media callbacks streamed from the bucket byte for byte.
  */
 import assert from "node:assert/strict";
-import { createHash } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
@@ -131,7 +130,7 @@ describe("one API and several worker processes on one PostgreSQL and one S3 buck
       };
       assert.deepEqual([analytics.mediaId, analytics.status], [mediaId, "finished"]);
       const media = await receiver.next(`/${index}/media`);
-      assert.equal(sha256(media.body), sha256(await fs.readFile(files[index] as string)), `${index}: media`);
+      assert.ok(media.body.equals(await fs.readFile(files[index] as string)), `${index}: the media bytes`);
     }
     for (const mediaId of mediaIds) {
       const response = await fetch(`${publicUrl}/v3/media/${mediaId}`, {
@@ -171,8 +170,4 @@ describe("one API and several worker processes on one PostgreSQL and one S3 buck
 async function processing(worker: Running): Promise<string> {
   const line = await worker.logLine((l) => l.msg === "processing started");
   return line.mediaId as string;
-}
-
-function sha256(bytes: Buffer): string {
-  return createHash("sha256").update(bytes).digest("hex");
 }
