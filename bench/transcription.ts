@@ -11,7 +11,7 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import pino from "pino";
-import type { Transcript } from "../src/domain.ts";
+import type { Transcript } from "../src/domain/transcript.ts";
 import { parsePocketsphinxOutput } from "../src/pipeline/pocketsphinx.ts";
 import { startHark } from "../src/server.ts";
 import { loadSettings } from "../src/settings.ts";

@@ -8,26 +8,21 @@ import { EventEmitter } from "node:events";
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import pino, { type Logger } from "pino";
-import { buildApp } from "./api/app.ts";
 import type { BlobStore } from "./blobs/blob-store.ts";
 import { filesystemBlobStore } from "./blobs/filesystem-blob-store.ts";
 import { s3BlobStore } from "./blobs/s3-blob-store.ts";
 import { startDispatcher } from "./callbacks/dispatcher.ts";
-import { undiciSender } from "./callbacks/send.ts";
-import { processMedia } from "./jobs/process-media.ts";
-import { startJobQueue } from "./jobs/queue.ts";
+import { undiciSender } from "./net/callback-sender.ts";
+import { processMedia } from "./processing/process-media.ts";
+import { startJobQueue } from "./store/job-queue.ts";
 import { PocketsphinxRecognizer } from "./pipeline/pocketsphinx.ts";
-import { type Services, systemClock } from "./services.ts";
+import { type Services, type Stoppable, systemClock } from "./services.ts";
 import type { Role } from "./roles.ts";
 import type { Settings } from "./settings.ts";
 import { openDatabase } from "./store/database.ts";
 import { startEmbeddedPostgres } from "./store/embedded-postgres.ts";
 import { migrate } from "./store/migrate.ts";
-import { startSweeper } from "./sweeper.ts";
-
-export interface Stoppable {
-  stop(): Promise<void>;
-}
+import { startSweeper } from "./processing/sweeper.ts";
 
 /** Runs stop steps in the reverse order of their start, each even when an earlier one failed. */
 class StopStack implements Stoppable {
@@ -182,6 +177,9 @@ export async function startHark(
       const workers = await startWorkers(services);
       stack.push(() => workers.stop());
     }
+    // Loaded here rather than at the top: a worker process never loads the HTTP layer (nor the upload's
+    // configuration schema behind it).
+    const { buildApp } = await import("./api/app.ts");
     const app = await buildApp(services);
     stack.push(() => app.close());
     const address = await app.listen({ port: settings.port, host: settings.host });

@@ -5,11 +5,16 @@
 import type { EventEmitter } from "node:events";
 import type { Logger } from "pino";
 import type { BlobStore } from "./blobs/blob-store.ts";
-import type { CallbackSender } from "./callbacks/send.ts";
-import type { JobQueue } from "./jobs/queue.ts";
+import type { CallbackSender } from "./net/callback-sender.ts";
+import type { JobQueue } from "./store/job-queue.ts";
 import type { Recognizer } from "./pipeline/recognizer.ts";
 import type { Settings } from "./settings.ts";
 import type { Database } from "./store/database.ts";
+
+/** Something running that can be stopped: a server, a dispatcher, a whole Hark. */
+export interface Stoppable {
+  stop(): Promise<void>;
+}
 
 export interface Clock {
   now(): Date;

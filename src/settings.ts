@@ -4,7 +4,7 @@
  * with a message that names the variable.
  */
 import path from "node:path";
-import { DEFAULT_BURST, DEFAULT_SCHEDULE_TEXT, parseScheduleOffsets } from "./callbacks/schedule.ts";
+import { DEFAULT_BURST, DEFAULT_SCHEDULE_TEXT, parseScheduleOffsets } from "./domain/schedule.ts";
 import { parseCidr } from "./net/address.ts";
 
 export interface Settings {

@@ -11,7 +11,7 @@ import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
 import { freePort } from "../src/net/free-port.ts";
-import { processQueueOptions, SUPERVISE_INTERVAL_SECONDS } from "../src/jobs/queue.ts";
+import { processQueueOptions, SUPERVISE_INTERVAL_SECONDS } from "../src/store/job-queue.ts";
 import { buildSpeech, tempDir } from "./pipeline/speech.ts";
 import { freshDatabase, type TestDatabase } from "./support/database.ts";
 import { createAccountOver, uploadOver } from "./support/http-client.ts";

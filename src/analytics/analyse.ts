@@ -3,51 +3,18 @@
  * document. Detection and redaction come first, so that every later section (keywords included, as
  * VoiceBase's redaction guide says) reads the redacted words and no card number leaks through them.
  */
-import type { Occurrence, Transcript } from "../domain.ts";
-import { categorize, type CategoryDefinition } from "./categories.ts";
-import { type ClassifierIdentity, type ClassifierModel, classify } from "./classifiers.ts";
-import { type AudioRedactor, type DetectorRequest, detect } from "./detectors.ts";
+import type { Occurrence, Transcript } from "../domain/transcript.ts";
+import { categorize } from "./categories.ts";
+import { classify } from "./classifiers.ts";
+import { detect } from "./detectors.ts";
 import { knowledgeOf } from "./knowledge.ts";
-import { type ConversationRoles, type MetricGroupName, metricsOf } from "./metrics.ts";
+import { type ConversationRoles, metricsOf } from "./metrics.ts";
 import { redactionRanges, redactTranscript } from "./redact.ts";
 import { speakerSentimentsOf } from "./speaker-sentiments.ts";
-import { type SpottingGroup, spot } from "./spotting.ts";
+import { spot } from "./spotting.ts";
 import { verbNounPairsOf } from "./verb-noun.ts";
-
-/** What a configuration asks to be computed; definitions are named, and looked up before analysing. */
-export interface AnalysisPlan {
-  knowledge: boolean;
-  speakerSentiments: boolean;
-  verbNounPairs: boolean;
-  metricGroups: MetricGroupName[];
-  spottingGroups: string[];
-  /** Category names, every category of the account, or none. */
-  categories: string[] | "all";
-  detectors: DetectorRequest[];
-  /** Classifier ids or names. */
-  classifiers: string[];
-}
-
-/** Nothing beyond the transcript: what items uploaded before analyses existed are processed with. */
-export const NO_ANALYSES: AnalysisPlan = {
-  knowledge: false,
-  speakerSentiments: false,
-  verbNounPairs: false,
-  metricGroups: [],
-  spottingGroups: [],
-  categories: [],
-  detectors: [],
-  classifiers: [],
-};
-
-export type NamedClassifier = ClassifierIdentity & { model: ClassifierModel };
-
-/** The account's definitions the plan names, as found when processing runs. */
-export interface Definitions {
-  spottingGroups: SpottingGroup[];
-  categories: CategoryDefinition[];
-  classifiers: NamedClassifier[];
-}
+import type { Definitions } from "../domain/definitions.ts";
+import type { AudioRedactor, AnalysisPlan } from "../domain/configuration.ts";
 
 export interface Analysis {
   /** `transcript` (redacted when a detector says so) and every section the plan asks for. */

@@ -33,7 +33,7 @@
  * Examples: `"cancel" AND NOT "thank you"`, `[Caller] ("cancel" OR "close") AND "account"`,
  * `[Agent] FIRST 30s ("thank you for calling" OR "how can I help")`, `LAST 60s NOT "goodbye"`.
  */
-import type { Transcript } from "../domain.ts";
+import type { Transcript } from "../domain/transcript.ts";
 import {
   findPhrase,
   indexPhrases,
@@ -43,6 +43,7 @@ import {
   type PhraseMatch,
 } from "./spotting.ts";
 import { spokenWords } from "./turns.ts";
+import type { CategoryDefinition } from "../domain/definitions.ts";
 
 /** Long enough for any real category, short enough that a query is read by people. */
 export const MAX_QUERY_LENGTH = 4000;
@@ -62,11 +63,6 @@ export type Query =
   | { kind: "window"; from: "start" | "end"; ms: number; operand: Query };
 
 export type QueryParse = { ok: true; query: Query } | { ok: false; error: string };
-
-export interface CategoryDefinition {
-  categoryName: string;
-  query: string;
-}
 
 /** One element of the `categories[]` section. */
 export interface CategoryResult {

@@ -5,40 +5,14 @@
  */
 import naiveBayes from "wink-naive-bayes-text-classifier";
 import type { ItemToken } from "wink-nlp";
-import type { Transcript } from "../domain.ts";
+import type { Transcript } from "../domain/transcript.ts";
 import { its, nlp } from "./language.ts";
 import { spokenWords } from "./turns.ts";
+import type { ClassifierModel, ClassifierIdentity } from "../domain/definitions.ts";
 
 export interface TrainingExample {
   text: string;
   label: string;
-}
-
-/** A class a classifier predicts, named as VoiceBase's `VbClass`. */
-export interface ClassifierClass {
-  classLabel: string;
-  classValue: 0 | 1;
-}
-
-/**
- * A trained classifier as plain JSON, to store and load as it is. Versioned: a model trained with other
- * text preparation would quietly predict nonsense, so `classify` refuses it instead.
- */
-export interface ClassifierModel {
-  kind: "naive-bayes";
-  v: 1;
-  /** The positive class (1) first, then the negative one (0). */
-  classes: [ClassifierClass, ClassifierClass];
-  /** Word counts per label, as wink's `exportJSON` writes them. */
-  learning: unknown[];
-}
-
-/** Who the classifier is, as the media results name it; Hark keeps these beside the model. */
-export interface ClassifierIdentity {
-  classifierId: string;
-  classifierName: string;
-  classifierVersion: string;
-  classifierDisplayName?: string;
 }
 
 /** A `prediction.classifiers[]` element of the media results (VoiceBase's `VbClassifier`). */

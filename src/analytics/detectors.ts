@@ -4,9 +4,10 @@
  * models; Hark's are rules over the digits read aloud (see spoken-numbers.ts), which is what the Number
  * detector is at VoiceBase too. Pure.
  */
-import type { Occurrence, Transcript } from "../domain.ts";
+import type { Occurrence, Transcript } from "../domain/transcript.ts";
 import { digitRuns, type DigitRun } from "./spoken-numbers.ts";
 import { spokenWords } from "./turns.ts";
+import type { DetectorRequest } from "../domain/configuration.ts";
 
 /** The detectors Hark offers, named as in a VoiceBase configuration (names are case-sensitive there). */
 export const DETECTOR_NAMES = ["PCI", "SSN", "Number"] as const;
@@ -15,37 +16,6 @@ export type DetectorName = (typeof DETECTOR_NAMES)[number];
 /** The `detectionLevel` parameter: how much around the sensitive digits a detection covers. */
 export const DETECTION_LEVELS = ["entireRegion", "probableNumbers", "numbersOnly"] as const;
 export type DetectionLevel = (typeof DETECTION_LEVELS)[number];
-
-/** A `parameters[]` element of a detector configuration (VoiceBase's `VbParameter`). */
-export interface DetectorParameter {
-  parameter: string;
-  value: string;
-}
-
-/** `redactor.transcript`: the text that replaces each word of a detected region. */
-export interface TranscriptRedactor {
-  replacement: string;
-}
-
-/** `redactor.audio`: the beep over detected regions; `tone` in Hz, `gain` 0..1 of full scale. */
-export interface AudioRedactor {
-  tone: number;
-  gain: number;
-}
-
-export interface Redactor {
-  transcript?: TranscriptRedactor;
-  audio?: AudioRedactor;
-}
-
-/** A `prediction.detectors[]` element of a configuration (VoiceBase's `VbDetectorConfiguration`). */
-export interface DetectorRequest {
-  detectorId?: string;
-  detectorName?: string;
-  version?: string;
-  parameters?: DetectorParameter[];
-  redactor?: Redactor;
-}
 
 /** The detections of one class by one speaker. */
 export interface DetectedSegment {

@@ -26,7 +26,7 @@
  * topic, named after its most relevant keyword, with the mean relevance of its keywords as its own (as
  * VoiceBase's guide defines topic relevance).
  */
-import type { Transcript } from "../domain.ts";
+import type { Transcript } from "../domain/transcript.ts";
 import { type TaggedToken, taggedSentencesOf } from "./sentences.ts";
 
 /** Most keywords reported: more than a screenful is noise for a phone call. */

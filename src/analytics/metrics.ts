@@ -15,9 +15,9 @@
  * measure (a ratio of an empty call, the rate of a speaker who said nothing) is 0, as the guide reports
  * for calls a metric does not apply to.
  */
-import type { Occurrence, Transcript } from "../domain.ts";
-import { voiceOccurrences } from "../pipeline/assemble.ts";
+import { type Occurrence, type Transcript, voiceOccurrences } from "../domain/transcript.ts";
 import { spokenWords, type SpokenWord } from "./turns.ts";
+import type { MetricGroupName, SpeakerChannel } from "../domain/configuration.ts";
 
 /**
  * Overlaps shorter than this are not overtalk: when one speaker takes over from another, their speech
@@ -31,8 +31,6 @@ export const SILENCE_INCIDENT_MS = 4000;
 
 /** The guide's streak ends at a pause of 3 seconds or more. */
 export const STREAK_PAUSE_MS = 3000;
-
-export type MetricGroupName = "overtalk" | "talk-time-and-rate" | "sentiment";
 
 export interface MetricValue {
   metricName: string;
@@ -85,6 +83,16 @@ export function defaultRoles(speakerNames: readonly string[]): ConversationRoles
     agent: agent ?? (first === caller ? second : first),
     caller: caller ?? (second === agent ? first : second),
   };
+}
+
+/** Who the agent and the caller are: the configured speaker roles, else what the speakers' names say. */
+export function conversationRoles(speakers: readonly SpeakerChannel[]): ConversationRoles {
+  const named = (role: string) =>
+    speakers.find((speaker) => speaker.speakerRole?.toLowerCase() === role)?.speakerName;
+  const agent = named("agent");
+  const caller = named("caller");
+  if (agent === undefined && caller === undefined) return defaultRoles(speakers.map((s) => s.speakerName));
+  return { ...(agent !== undefined && { agent }), ...(caller !== undefined && { caller }) };
 }
 
 /**

@@ -2,7 +2,7 @@
  * Redaction of what the detectors found: the words of the transcript, and the time ranges the audio
  * redactor beeps over. Pure.
  */
-import type { Occurrence, Transcript, Word } from "../domain.ts";
+import type { Occurrence, Transcript, Word } from "../domain/transcript.ts";
 import { alternateFormats } from "../formats/index.ts";
 import type { DetectorResult } from "./detectors.ts";
 

@@ -3,7 +3,7 @@
  * text analyses read it. Pure.
  */
 import type { ItemToken, ItsFunction } from "wink-nlp";
-import type { Transcript } from "../domain.ts";
+import type { Transcript } from "../domain/transcript.ts";
 import { its, nlp } from "./language.ts";
 import { type SpokenWord, turnsOf } from "./turns.ts";
 

@@ -8,7 +8,7 @@
  * turn, the speakers alternating, so turns are not split further; the sentence stops still matter, because
  * they end the reach of a negation.
  */
-import type { Transcript } from "../domain.ts";
+import type { Transcript } from "../domain/transcript.ts";
 import { nlp, its } from "./language.ts";
 import { speakersOf, turnsOf } from "./turns.ts";
 import { sentencesOf } from "./sentences.ts";

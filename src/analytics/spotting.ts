@@ -15,9 +15,10 @@
  *   not cancel", and no pause of more than `PHRASE_PAUSE_MS`.
  */
 import type { ItsFunction } from "wink-nlp";
-import type { Transcript } from "../domain.ts";
+import type { Transcript } from "../domain/transcript.ts";
 import { its, nlp } from "./language.ts";
 import { spokenWords, type SpokenWord } from "./turns.ts";
+import type { SpottingGroup } from "../domain/definitions.ts";
 
 /**
  * How many other words may come between two words of a phrase: room for "my", "the", "a" and the like.
@@ -86,12 +87,6 @@ export interface SpottedGroup {
 /** The `spotting` section of a media result. */
 export interface SpottingResult {
   groups: SpottedGroup[];
-}
-
-/** A keyword group as defined by `PUT /v3/definition/spotting/groups/{groupName}`. */
-export interface SpottingGroup {
-  groupName: string;
-  keywords: string[];
 }
 
 export type SpottingGroupValidation = { ok: true; group: SpottingGroup } | { ok: false; error: string };

@@ -2,7 +2,7 @@
  * What every analysis reads a transcript as: the spoken words (no punctuation or turn entries), and the
  * speaker turns they form. Pure.
  */
-import type { Transcript, Word } from "../domain.ts";
+import type { Transcript, Word } from "../domain/transcript.ts";
 
 /** A spoken entry of `words[]`, with the speaker who said it. */
 export interface SpokenWord {

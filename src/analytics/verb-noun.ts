@@ -16,7 +16,7 @@
  * have a question": the tagger calls that "have" an auxiliary). "be" is left out: a copula pairs with
  * everything ("is my account") and says nothing.
  */
-import type { Transcript } from "../domain.ts";
+import type { Transcript } from "../domain/transcript.ts";
 import { type TaggedToken, taggedSentencesOf } from "./sentences.ts";
 import { speakersOf } from "./turns.ts";
 

@@ -1,7 +1,7 @@
 /** `POST /admin/accounts`: creates an account and shows its token, once. Needs `HARK_ADMIN_TOKEN`. */
 import { timingSafeEqual } from "node:crypto";
 import type { FastifyInstance } from "fastify";
-import { ApiError } from "../errors.ts";
+import { ApiError } from "../domain/errors.ts";
 import type { Services } from "../services.ts";
 import { createAccount, hashToken } from "../store/accounts.ts";
 import { bearerToken } from "./auth.ts";

@@ -12,9 +12,9 @@ import Fastify, {
   type FastifyReply,
   LogController,
 } from "fastify";
-import { ApiError, type ErrorEnvelope, errorEntry } from "../errors.ts";
+import { ApiError, type ErrorEnvelope, errorEntry } from "../domain/errors.ts";
 import type { Services } from "../services.ts";
-import { VERSION } from "../version.ts";
+import { VERSION } from "../domain/version.ts";
 import { registerAdminRoutes } from "./admin-accounts.ts";
 import { requireAccount } from "./auth.ts";
 import { registerDefinitionRoutes } from "./definitions.ts";

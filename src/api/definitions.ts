@@ -12,12 +12,7 @@
 import { randomUUID } from "node:crypto";
 import type { FastifyInstance } from "fastify";
 import { parseCategoryQuery } from "../analytics/categories.ts";
-import {
-  type ClassifierModel,
-  ClassifierTrainingError,
-  trainClassifier,
-  type TrainingExample,
-} from "../analytics/classifiers.ts";
+import { ClassifierTrainingError, trainClassifier, type TrainingExample } from "../analytics/classifiers.ts";
 import {
   DETECTION_LEVELS,
   DETECTOR_NAMES,
@@ -27,10 +22,9 @@ import {
   type DetectorName,
 } from "../analytics/detectors.ts";
 import { validateSpottingGroup } from "../analytics/spotting.ts";
-import { ApiError, type ErrorName } from "../errors.ts";
+import { ApiError, type ErrorName } from "../domain/errors.ts";
 import type { Services } from "../services.ts";
 import {
-  type Category,
   type ClassifierSummary,
   deleteCategory,
   deleteClassifier,
@@ -46,7 +40,8 @@ import {
   putSpottingGroup,
   type StoredCategory,
 } from "../store/definitions.ts";
-import { isUuid } from "../ids.ts";
+import { isUuid } from "../domain/ids.ts";
+import type { ClassifierModel, Category } from "../domain/definitions.ts";
 
 /** Category and classifier names follow the rule of group names: they go into URL paths. */
 const NAME = /^[A-Za-z0-9._-]+$/;

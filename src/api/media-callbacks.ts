@@ -4,19 +4,13 @@
  * again (new tries, the same body and `webhook-id`), also after it succeeded or was exhausted.
  */
 import type { FastifyInstance } from "fastify";
-import { ApiError } from "../errors.ts";
+import { ApiError } from "../domain/errors.ts";
 import type { Services } from "../services.ts";
-import {
-  attemptsOf,
-  type DeliveryRecord,
-  deliveriesOf,
-  type LoggedAttempt,
-  redeliver,
-} from "../store/deliveries.ts";
-import { describeCallback } from "./callbacks-section.ts";
-import { mediaUrl } from "./media-document.ts";
+import { attemptsOf, deliveriesOf, redeliver } from "../store/deliveries.ts";
+import { deliveryLogEntry } from "../documents/callbacks-section.ts";
+import { mediaUrl } from "../documents/media-document.ts";
 import { findMedia } from "./media-lookup.ts";
-import { isUuid } from "../ids.ts";
+import { isUuid } from "../domain/ids.ts";
 
 export function registerCallbackRoutes(app: FastifyInstance, services: Services): void {
   const { db, settings, clock } = services;
@@ -30,7 +24,9 @@ export function registerCallbackRoutes(app: FastifyInstance, services: Services)
     return {
       _links: { self: { href: `${mediaUrl(settings.publicUrl, media.mediaId)}/callbacks` } },
       mediaId: media.mediaId,
-      callbacks: deliveries.map((delivery) => logEntry(delivery, attempts.get(delivery.deliveryId) ?? [])),
+      callbacks: deliveries.map((delivery) =>
+        deliveryLogEntry(delivery, attempts.get(delivery.deliveryId) ?? []),
+      ),
     };
   });
 
@@ -46,7 +42,7 @@ export function registerCallbackRoutes(app: FastifyInstance, services: Services)
     if (typeof result === "string") throw new ApiError("redeliveryRefused", refusal(result));
     services.events.emit("delivery.scheduled", { deliveryId: result.deliveryId, mediaId: media.mediaId });
     const attempts = (await attemptsOf(db, media.mediaId)).get(result.deliveryId) ?? [];
-    return reply.status(202).send(logEntry(result, attempts));
+    return reply.status(202).send(deliveryLogEntry(result, attempts));
   });
 }
 
@@ -62,23 +58,4 @@ function refusal(state: string): string {
     default:
       return "The callback changed meanwhile; try again";
   }
-}
-
-/** One callback in the log: what it is, where it stands, and every try. */
-function logEntry(delivery: DeliveryRecord, attempts: readonly LoggedAttempt[]) {
-  return {
-    ...describeCallback(delivery),
-    ...(delivery.endedAt && { dateEnded: delivery.endedAt.toISOString() }),
-    attempts: attempts.map((attempt) => ({
-      date: attempt.startedAt.toISOString(),
-      scheduledAttempt: attempt.scheduledAttempt,
-      try: attempt.try,
-      succeeded: attempt.succeeded,
-      durationMs: attempt.durationMs,
-      ...(attempt.statusCode !== undefined && { statusCode: attempt.statusCode }),
-      ...(attempt.errorKind !== undefined && { errorKind: attempt.errorKind }),
-      ...(attempt.errorMessage !== undefined && { errorMessage: attempt.errorMessage }),
-      ...(attempt.responseSnippet !== undefined && { responseSnippet: attempt.responseSnippet }),
-    })),
-  };
 }

@@ -1,9 +1,10 @@
 /** Finding the media item a `/v3/media/{mediaId}/...` request names, as its account sees it. */
 import type { FastifyRequest } from "fastify";
-import { ApiError } from "../errors.ts";
+import { ApiError } from "../domain/errors.ts";
 import type { Services } from "../services.ts";
-import { getMedia, type MediaRecord } from "../store/media.ts";
-import { isUuid } from "../ids.ts";
+import { getMedia } from "../store/media.ts";
+import { isUuid } from "../domain/ids.ts";
+import type { MediaRecord } from "../domain/media.ts";
 
 /** Another account's media answers exactly as missing media does: the caller learns nothing of it. */
 export async function findMedia(services: Services, request: FastifyRequest): Promise<MediaRecord> {

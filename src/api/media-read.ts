@@ -4,19 +4,16 @@
  */
 import type { FastifyInstance } from "fastify";
 import { mediaPrefix } from "../blobs/blob-store.ts";
-import { ApiError } from "../errors.ts";
+import { ApiError } from "../domain/errors.ts";
 import type { Services } from "../services.ts";
 import { attemptSummaries, deliveriesOf } from "../store/deliveries.ts";
 import { deleteMedia, listMedia } from "../store/media.ts";
-import { callbacksSection } from "./callbacks-section.ts";
-import { envelopeOf, mediaDocument, mediaUrl } from "./media-document.ts";
+import { callbacksSection } from "../documents/callbacks-section.ts";
+import { mediaDocument, mediaSummary, progressDocument } from "../documents/media-document.ts";
 import { findMedia } from "./media-lookup.ts";
 
 export const DEFAULT_LIST_LIMIT = 100;
 export const MAX_LIST_LIMIT = 1000;
-
-/** The order of the processing tasks, as `GET .../progress` lists them. */
-export const TASKS = ["ingest", "transcribe", "analyse"] as const;
 
 export function registerMediaReadRoutes(app: FastifyInstance, services: Services): void {
   const { db, blobs, settings } = services;
@@ -38,7 +35,7 @@ export function registerMediaReadRoutes(app: FastifyInstance, services: Services
     });
     return {
       _links: { self: { href: `${settings.publicUrl}/v3/media` } },
-      media: media.map((item) => mediaSummary(envelopeOf(item, settings.publicUrl), item.metadata)),
+      media: media.map((item) => mediaSummary(item, settings.publicUrl)),
     };
   });
 
@@ -55,18 +52,7 @@ export function registerMediaReadRoutes(app: FastifyInstance, services: Services
 
   app.get("/v3/media/:mediaId/progress", async (request) => {
     const media = await findMedia(services, request);
-    return {
-      _links: { self: { href: `${mediaUrl(settings.publicUrl, media.mediaId)}/progress` } },
-      mediaId: media.mediaId,
-      status: media.status,
-      progress: {
-        tasks: TASKS.map((task) => ({
-          taskId: task,
-          status: media.progress[task]?.status ?? "pending",
-          ...fraction(media.progress[task]?.fraction),
-        })),
-      },
-    };
+    return progressDocument(media, settings.publicUrl);
   });
 
   app.delete("/v3/media/:mediaId", async (request, reply) => {
@@ -76,15 +62,6 @@ export function registerMediaReadRoutes(app: FastifyInstance, services: Services
     }
     return reply.status(204).send();
   });
-}
-
-function fraction(value: number | undefined) {
-  return value === undefined ? {} : { fraction: Math.round(value * 1000) / 1000 };
-}
-
-/** VoiceBase `VbMediaSummary`: the envelope and the metadata, no results. */
-function mediaSummary(envelope: Record<string, unknown>, metadata: unknown) {
-  return metadata === undefined ? envelope : { ...envelope, metadata };
 }
 
 function single(value: string | string[] | undefined, name: string): string | undefined {

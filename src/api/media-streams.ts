@@ -3,10 +3,10 @@
  * the bytes, streamed from the blob store; and an encrypted item's results, `GET .../encrypted`.
  */
 import type { FastifyInstance } from "fastify";
-import { ApiError } from "../errors.ts";
+import { ApiError } from "../domain/errors.ts";
 import type { Services } from "../services.ts";
-import { encryptedResultsKey } from "../jobs/encrypt-results.ts";
-import { availableStreams, isEncrypted, mediaUrl, streamsOf } from "./media-document.ts";
+import { encryptedResultsKey } from "../blobs/blob-store.ts";
+import { availableStreams, isEncrypted, mediaUrl, streamsOf } from "../documents/media-document.ts";
 import { findMedia } from "./media-lookup.ts";
 
 export function registerStreamRoutes(app: FastifyInstance, services: Services): void {

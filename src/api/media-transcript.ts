@@ -4,11 +4,11 @@
  * `GET /v3/media/{mediaId}/transcript/{text|srt|webvtt|dfxp}`, each with the spec's Content-Type.
  */
 import type { FastifyInstance } from "fastify";
-import type { Transcript } from "../domain.ts";
-import { ApiError } from "../errors.ts";
+import type { Transcript } from "../domain/transcript.ts";
+import { ApiError } from "../domain/errors.ts";
 import { CONTENT_TYPES, RENDERED_FORMATS, type RenderedFormat, renderFormat } from "../formats/index.ts";
 import type { Services } from "../services.ts";
-import { transcriptDocument } from "./media-document.ts";
+import { transcriptDocument } from "../documents/media-document.ts";
 import { findMedia, requireFinished, requirePlaintext } from "./media-lookup.ts";
 
 export function registerTranscriptRoutes(app: FastifyInstance, services: Services): void {

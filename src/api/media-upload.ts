@@ -8,14 +8,14 @@ import { randomUUID } from "node:crypto";
 import type { Readable } from "node:stream";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { mediaPrefix, originalKey } from "../blobs/blob-store.ts";
-import { ApiError, type ErrorEntry, errorEntry } from "../errors.ts";
-import { contentTypeOfFileName, UNKNOWN_CONTENT_TYPE } from "../jobs/media-content-type.ts";
+import { ApiError, type ErrorEntry, errorEntry } from "../domain/errors.ts";
+import { contentTypeOfFileName, UNKNOWN_CONTENT_TYPE } from "../pipeline/media-content-type.ts";
 import type { Services } from "../services.ts";
 import { getMedia, insertMedia } from "../store/media.ts";
-import { definitionsFor } from "../jobs/definitions-for.ts";
+import { definitionsFor } from "../store/definitions-for.ts";
 import { getPublicKey } from "../store/public-keys.ts";
-import { checkOutboundUrl, parseConfiguration, parseMetadata } from "./configuration.ts";
-import { mediaDocument } from "./media-document.ts";
+import { checkOutboundUrl, parseConfiguration, parseMetadata } from "../intake/configuration.ts";
+import { mediaDocument } from "../documents/media-document.ts";
 
 // VoiceBase's `transcript` part (aligning a given transcript) is not supported: it is refused as unknown.
 const TEXT_PARTS = ["configuration", "metadata", "mediaUrl"] as const;

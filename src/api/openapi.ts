@@ -4,7 +4,7 @@
  * of each route group are in `openapi/`; test/api/openapi.test.ts checks that they and the registered
  * routes are the same. Pure.
  */
-import { VERSION } from "../version.ts";
+import { VERSION } from "../domain/version.ts";
 import { callbackPaths, callbackSchemas } from "./openapi/callbacks.ts";
 import { definitionPaths, definitionSchemas } from "./openapi/definitions.ts";
 import { mediaPaths, mediaSchemas } from "./openapi/media.ts";

@@ -9,7 +9,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { FastifyInstance } from "fastify";
-import { ApiError } from "../errors.ts";
+import { ApiError } from "../domain/errors.ts";
 import { InvalidPublicKeyError, readPublicKey } from "../security/openpgp.ts";
 import type { Services } from "../services.ts";
 import {

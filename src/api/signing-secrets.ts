@@ -10,7 +10,7 @@
 import { randomUUID } from "node:crypto";
 import type { FastifyInstance } from "fastify";
 import { newSecret } from "../callbacks/signature.ts";
-import { ApiError } from "../errors.ts";
+import { ApiError } from "../domain/errors.ts";
 import type { Services } from "../services.ts";
 import {
   createSigningSecret,
@@ -21,7 +21,7 @@ import {
   listSigningSecrets,
   type SigningSecret,
 } from "../store/signing-secrets.ts";
-import { isUuid } from "../ids.ts";
+import { isUuid } from "../domain/ids.ts";
 
 const SECRETS = "/v3/security/signing-secrets";
 

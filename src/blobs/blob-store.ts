@@ -53,3 +53,8 @@ export function callbackBodyKey(mediaId: string, position: number): string {
 export function redactedAudioKey(mediaId: string): string {
   return `${mediaPrefix(mediaId)}redacted-audio`;
 }
+
+/** An encrypted item's whole media document, encrypted (`GET /v3/media/{mediaId}/encrypted`). */
+export function encryptedResultsKey(mediaId: string): string {
+  return `${mediaPrefix(mediaId)}encrypted`;
+}

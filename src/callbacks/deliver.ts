@@ -10,17 +10,12 @@
 import { BlobNotFoundError } from "../blobs/blob-store.ts";
 import type { Services } from "../services.ts";
 import type { Settings } from "../settings.ts";
-import {
-  type AttemptRecord,
-  type BurstEnd,
-  type BurstOutcome,
-  type ClaimedDelivery,
-  recordAttempt,
-} from "../store/deliveries.ts";
-import { nextScheduledAttempt, type Schedule } from "./schedule.ts";
-import type { OutboundRequest } from "./send.ts";
+import { recordAttempt } from "../store/deliveries.ts";
+import { nextScheduledAttempt, type Schedule } from "../domain/schedule.ts";
+import type { OutboundRequest } from "../net/callback-sender.ts";
 import { signatureHeader, signatureHeaderOfStream } from "./signature.ts";
 import { USER_AGENT } from "./user-agent.ts";
+import type { AttemptRecord, BurstEnd, BurstOutcome, ClaimedDelivery } from "../domain/delivery.ts";
 
 export function scheduleOf(settings: Settings): Schedule {
   return { offsetsMs: settings.callbackScheduleMs, burst: settings.callbackBurst };

@@ -13,11 +13,12 @@
  * running then make no further try once their current one ends, and are handed back, due at once.
  */
 import type { Services } from "../services.ts";
-import type { Stoppable } from "../server.ts";
+import type { Stoppable } from "../services.ts";
 import { type Batcher, batcher } from "../store/batcher.ts";
-import { type BurstEnd, claimDue, endBursts, releaseClaims } from "../store/deliveries.ts";
+import { claimDue, endBursts, releaseClaims } from "../store/deliveries.ts";
 import { activeSecretsOfMedia } from "../store/signing-secrets.ts";
 import { BurstHandedBackError, claimMs, runBurst } from "./deliver.ts";
+import type { BurstEnd } from "../domain/delivery.ts";
 
 export const POLL_MS = 250;
 const RECORD_BATCH = 500;

@@ -4,10 +4,10 @@
  * callback, the stream to send; one with nothing to send (a transcript after failed processing, a stream
  * the item does not have) is skipped. Pure.
  */
-import { streamBlob } from "../api/media-document.ts";
-import type { DeliveryFate } from "../store/deliveries.ts";
-import type { MediaRecord } from "../store/media.ts";
+import { streamBlob } from "../documents/media-document.ts";
 import { renderCallbackBody } from "./render-body.ts";
+import type { DeliveryFate } from "../domain/delivery.ts";
+import type { MediaRecord } from "../domain/media.ts";
 
 /** `media` is the item as processing left it (status, result, dates). One fate per callback, in order. */
 export function deliveryFates(media: MediaRecord, publicUrl: string): DeliveryFate[] {

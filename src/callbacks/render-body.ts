@@ -3,11 +3,11 @@
  * Content-Type of spec/callbacks.md exactly (no charset: a pre-signed object-storage URL may have signed
  * the type). Pure. Bodies of type `media` are the stream's bytes, sent as stored rather than rendered.
  */
-import type { Callback } from "../api/configuration.ts";
-import { mediaDocument, transcriptDocument } from "../api/media-document.ts";
-import type { Transcript } from "../domain.ts";
+import { mediaDocument, transcriptDocument } from "../documents/media-document.ts";
+import type { Transcript } from "../domain/transcript.ts";
 import { CONTENT_TYPES, renderFormat } from "../formats/index.ts";
-import type { MediaRecord } from "../store/media.ts";
+import type { Callback } from "../domain/configuration.ts";
+import type { MediaRecord } from "../domain/media.ts";
 
 export const MEDIA_CONTENT_TYPE = "application/octet-stream";
 

@@ -1,4 +1,4 @@
 /** `User-Agent: Hark/<version>` on every callback. */
-import { VERSION } from "../version.ts";
+import { VERSION } from "../domain/version.ts";
 
 export const USER_AGENT = `Hark/${VERSION}`;

@@ -1,4 +1,4 @@
-import type { Word } from "../domain.ts";
+import type { Word } from "../domain/transcript.ts";
 
 /** Widest caption line, in characters: the limit of common caption style guides (Netflix's among them). */
 export const MAX_LINE_CHARS = 42;

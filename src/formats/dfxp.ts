@@ -1,4 +1,4 @@
-import type { Word } from "../domain.ts";
+import type { Word } from "../domain/transcript.ts";
 import { buildCues, clockTime } from "./captions.ts";
 
 /** Attribute values are always written in double quotes, so `'` needs no escaping. */

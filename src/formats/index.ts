@@ -1,4 +1,4 @@
-import type { AlternateFormat, TranscriptFormat, Word } from "../domain.ts";
+import type { AlternateFormat, TranscriptFormat, Word } from "../domain/transcript.ts";
 import { renderDfxp } from "./dfxp.ts";
 import { renderSrt } from "./srt.ts";
 import { renderText } from "./text.ts";

@@ -1,4 +1,4 @@
-import type { Word } from "../domain.ts";
+import type { Word } from "../domain/transcript.ts";
 import { buildCues, clockTime, speakerLabel } from "./captions.ts";
 
 /**

@@ -1,4 +1,4 @@
-import type { Word } from "../domain.ts";
+import type { Word } from "../domain/transcript.ts";
 import { buildCues, clockTime } from "./captions.ts";
 
 /** WebVTT parsers accept CRLF, LF or CR alike; LF as in the W3C specification's own examples. */

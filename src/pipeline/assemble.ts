@@ -1,4 +1,10 @@
-import type { Occurrence, RecognizedWord, SpeakerWords, VoiceActivity, Word } from "../domain.ts";
+import {
+  type RecognizedWord,
+  type SpeakerWords,
+  type VoiceActivity,
+  voiceOccurrences,
+  type Word,
+} from "../domain/transcript.ts";
 
 /**
  * Building the VoiceBase `words[]`, `voiceActivity[]` and `confidence` of a transcript from the words
@@ -10,9 +16,6 @@ import type { Occurrence, RecognizedWord, SpeakerWords, VoiceActivity, Word } fr
  * pauses between words inside a sentence rarely reach half a second, between sentences they usually do.
  */
 export const SENTENCE_PAUSE_MS = 600;
-
-/** Words of one speaker closer together than this belong to the same stretch of voice activity. */
-export const VOICE_ACTIVITY_GAP_MS = 1000;
 
 export interface AssembledTranscript {
   words: Word[];
@@ -87,22 +90,6 @@ export function caseWord(word: string, sentenceStart: boolean): string {
   if (word === "i" || word.startsWith("i'")) return `I${word.slice(1)}`;
   if (!sentenceStart || word.length === 0) return word;
   return word.charAt(0).toUpperCase() + word.slice(1);
-}
-
-/** Stretches of speech: words joined while the gap to the next one is under `VOICE_ACTIVITY_GAP_MS`. */
-export function voiceOccurrences(words: readonly RecognizedWord[]): Occurrence[] {
-  const sorted = [...words].sort((a, b) => a.start - b.start || a.end - b.end);
-  const occurrences: Occurrence[] = [];
-  let current: Occurrence | undefined;
-  for (const word of sorted) {
-    if (current !== undefined && word.start - current.e < VOICE_ACTIVITY_GAP_MS) {
-      current.e = Math.max(current.e, word.end);
-    } else {
-      current = { s: word.start, e: word.end };
-      occurrences.push(current);
-    }
-  }
-  return occurrences;
 }
 
 function mergeByStart(speakers: readonly SpeakerWords[]): Spoken[] {

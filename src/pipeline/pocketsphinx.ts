@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import type { RecognizedWord } from "../domain.ts";
+import type { RecognizedWord } from "../domain/transcript.ts";
 import type { RecognizeOptions, Recognizer } from "./recognizer.ts";
 import { CommandFailedError, run } from "./run.ts";
 

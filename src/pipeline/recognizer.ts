@@ -1,4 +1,4 @@
-import type { RecognizedWord } from "../domain.ts";
+import type { RecognizedWord } from "../domain/transcript.ts";
 
 export interface RecognizeOptions {
   /** Aborting stops the recognition (kills the engine's process) and rejects with the abort reason. */

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
-import type { RecognizedWord, SpeakerWords } from "../domain.ts";
+import type { RecognizedWord, SpeakerWords } from "../domain/transcript.ts";
 import { type ChannelSelection, decodeChannel, RECOGNIZER_SAMPLE_RATE } from "./decode.ts";
 import { fastestPlan } from "./piece-plan.ts";
 import { PocketsphinxRecognizer } from "./pocketsphinx.ts";

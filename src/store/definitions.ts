@@ -4,11 +4,15 @@
  * `getCategories` and `getClassifiers`. Every function takes the `Sql` to run on and the account, and
  * never sees another account's definitions.
  */
-import type { CategoryDefinition } from "../analytics/categories.ts";
-import type { ClassifierClass, ClassifierModel } from "../analytics/classifiers.ts";
-import type { SpottingGroup } from "../analytics/spotting.ts";
 import type { Sql } from "./database.ts";
-import { isUuid } from "../ids.ts";
+import { isUuid } from "../domain/ids.ts";
+import type {
+  CategoryDefinition,
+  ClassifierClass,
+  ClassifierModel,
+  SpottingGroup,
+  Category,
+} from "../domain/definitions.ts";
 
 // Keyword spotting groups
 
@@ -67,14 +71,6 @@ function groupOf(row: GroupRow): SpottingGroup {
 }
 
 // Categories
-
-/** A category as the API stores and shows it; the optional fields are VoiceBase's bookkeeping. */
-export interface Category extends CategoryDefinition {
-  categoryDescription?: string;
-  tags?: string[];
-  notes?: string;
-  version?: string;
-}
 
 export interface StoredCategory extends Category {
   dateCreated: Date;

@@ -7,46 +7,19 @@
  * A row commits with the "processing ended" change that causes it, so the delivery and its "job" can
  * never disagree, and claiming, recording and rescheduling are one statement each, batched.
  */
-import type { Callback } from "../api/configuration.ts";
-import type { ErrorKind } from "../callbacks/send.ts";
 import type { Sql } from "./database.ts";
-
-export type DeliveryState =
-  "waiting" | "pending" | "trying" | "succeeded" | "will-retry" | "exhausted" | "skipped";
-
-/** A delivery as the API shows it. */
-export interface DeliveryRecord {
-  deliveryId: string;
-  mediaId: string;
-  position: number;
-  callback: Callback;
-  state: DeliveryState;
-  firstTryAt: Date | undefined;
-  scheduledAttempt: number;
-  nextTryAt: Date | undefined;
-  endedAt: Date | undefined;
-}
-
-/** A delivery claimed by a dispatcher for one burst: what its tries send. */
-export interface ClaimedDelivery extends DeliveryRecord {
-  /** Identifies this claim: the burst's outcome is written only while the claim still holds. */
-  claim: string;
-  contentType: string;
-  firstTryAt: Date;
-  /** The rendered body; undefined when the bytes are in `bodyBlob`. */
-  body: Buffer | undefined;
-  /**
-   * A media callback's stream, a rendered body larger than `HARK_CALLBACK_INLINE_BODY_BYTES`, or one
-   * rendered by a release before bodies moved into rows.
-   */
-  bodyBlob: string | undefined;
-}
-
-/** What processing's end decides for a callback: never sent, or pending with the bytes every try sends. */
-export type DeliveryFate =
-  | { position: number; state: "skipped" }
-  | { position: number; state: "pending"; contentType: string; body: Buffer }
-  | { position: number; state: "pending"; contentType: string; bodyBlob: string };
+import type { Callback } from "../domain/configuration.ts";
+import type {
+  ErrorKind,
+  DeliveryState,
+  DeliveryRecord,
+  ClaimedDelivery,
+  AttemptRecord,
+  LoggedAttempt,
+  AttemptSummary,
+  BurstOutcome,
+  BurstEnd,
+} from "../domain/delivery.ts";
 
 const RECORD_COLUMNS =
   "delivery_id, media_id, position, callback, state, first_try_at, scheduled_attempt, next_try_at, ended_at";
@@ -121,21 +94,6 @@ export async function claimDue(
   }));
 }
 
-export interface AttemptRecord {
-  deliveryId: string;
-  scheduledAttempt: number;
-  try: number;
-  startedAt: Date;
-  durationMs: number;
-  statusCode?: number;
-  errorKind?: ErrorKind;
-  errorMessage?: string;
-  responseSnippet?: string;
-  succeeded: boolean;
-  /** A 429 or 503 answer's Retry-After, ms: it decides the next scheduled attempt; not stored. */
-  retryAfterMs?: number;
-}
-
 const ATTEMPT_COLUMNS = `delivery_id, scheduled_attempt, try, started_at, duration_ms, status_code, error_kind,
   error_message, response_snippet, succeeded`;
 
@@ -168,19 +126,6 @@ export async function recordAttempt(
       claim.until,
     ],
   );
-}
-
-export type BurstOutcome =
-  | { state: "succeeded"; at: Date }
-  | { state: "will-retry"; nextIndex: number; nextAt: Date }
-  | { state: "exhausted"; at: Date };
-
-/** How a burst ended: its outcome, and the try that ended it. */
-export interface BurstEnd {
-  deliveryId: string;
-  claim: string;
-  outcome: BurstOutcome;
-  lastTry: AttemptRecord;
 }
 
 /**
@@ -227,11 +172,6 @@ export async function endBursts(sql: Sql, ends: readonly BurstEnd[]): Promise<vo
 /** PostgreSQL text cannot hold NUL. */
 function snippetText(snippet: string | undefined): string | null {
   return snippet?.replaceAll("\0", "") ?? null;
-}
-
-/** A try as the delivery log shows it. */
-export interface LoggedAttempt extends Omit<AttemptRecord, "deliveryId"> {
-  attemptId: number;
 }
 
 /** Every try of each delivery of a media item, oldest first, by delivery id. */
@@ -319,11 +259,6 @@ export async function redeliver(
     [mediaId, deliveryId],
   );
   return found[0]?.state;
-}
-
-export interface AttemptSummary {
-  count: number;
-  last?: { at: Date; statusCode?: number; errorKind?: ErrorKind };
 }
 
 /** How many tries each delivery of a media item has had, and how the last went. */

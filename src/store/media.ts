@@ -2,43 +2,11 @@
  * Media items and their deliveries in PostgreSQL. Every function takes the `Sql` to run on, so a caller
  * can put several of them (and the jobs they cause) in one transaction.
  */
-import type { Configuration, Metadata } from "../api/configuration.ts";
-import type { ErrorEntry, MediaStatus, Message } from "../domain.ts";
-import type { Account } from "./accounts.ts";
 import type { Sql } from "./database.ts";
-import type { DeliveryFate } from "./deliveries.ts";
-
-/** The computed sections of a media document, by name (`transcript`, later the analyses). */
-export type Sections = Record<string, unknown>;
-
-export interface ProgressTask {
-  status: "pending" | "started" | "finished" | "failed";
-  /** 0..1 */
-  fraction?: number;
-}
-
-export interface MediaRecord {
-  mediaId: string;
-  account: Account;
-  status: MediaStatus;
-  configuration: Configuration;
-  metadata: Metadata | undefined;
-  mediaUrl: string | undefined;
-  mediaContentType: string | undefined;
-  originalBlob: string | undefined;
-  originalBytes: number | undefined;
-  /** The `redacted-audio` stream, once processing has made one. */
-  redactedBlob: string | undefined;
-  lengthMs: number | undefined;
-  sections: Sections;
-  errors: ErrorEntry[] | undefined;
-  messages: Message[];
-  progress: Record<string, ProgressTask>;
-  timeToLiveSeconds: number;
-  dateCreated: Date;
-  dateFinished: Date | undefined;
-  expiresOn: Date;
-}
+import type { ErrorEntry } from "../domain/errors.ts";
+import type { MediaStatus, Message, Metadata, MediaRecord, Sections, ProgressTask } from "../domain/media.ts";
+import type { Configuration } from "../domain/configuration.ts";
+import type { DeliveryFate } from "../domain/delivery.ts";
 
 export interface NewMedia {
   mediaId: string;

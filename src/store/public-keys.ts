@@ -4,7 +4,7 @@
  * account: another account's keys are never seen.
  */
 import type { Sql } from "./database.ts";
-import { isUuid } from "../ids.ts";
+import { isUuid } from "../domain/ids.ts";
 
 export interface PublicKey {
   publicKeyId: string;

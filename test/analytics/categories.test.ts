@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { categorize, parseCategoryQuery, type CategoryResult } from "../../src/analytics/categories.ts";
-import type { Transcript } from "../../src/domain.ts";
+import type { Transcript } from "../../src/domain/transcript.ts";
 import { conversation, endOf } from "./conversation-transcript.ts";
 
 /** A cancellation call of about 20 s: the agent greets and thanks, the caller cancels. */

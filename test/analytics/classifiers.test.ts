@@ -4,10 +4,10 @@ import {
   classify,
   ClassifierTrainingError,
   trainClassifier,
-  type ClassifierModel,
   type TrainingExample,
 } from "../../src/analytics/classifiers.ts";
 import { predictionTranscript } from "./prediction-transcript.ts";
+import type { ClassifierModel } from "../../src/domain/definitions.ts";
 
 const complaint = (text: string): TrainingExample => ({ text, label: "complaint" });
 const other = (text: string): TrainingExample => ({ text, label: "not-a-complaint" });

@@ -2,7 +2,7 @@
  * Conversations for the metrics, categories and spotting tests: each speaker's lines with the time they
  * start, made into a transcript the way the pipeline makes one.
  */
-import type { RecognizedWord, Transcript } from "../../src/domain.ts";
+import type { RecognizedWord, Transcript } from "../../src/domain/transcript.ts";
 import { assembleTranscript } from "../../src/pipeline/assemble.ts";
 
 /** Every word lasts this long... */

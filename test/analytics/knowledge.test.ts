@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { knowledgeOf, MAX_KEYWORDS, pageRank } from "../../src/analytics/knowledge.ts";
 import type { Keyword } from "../../src/analytics/knowledge.ts";
-import type { Transcript } from "../../src/domain.ts";
+import type { Transcript } from "../../src/domain/transcript.ts";
 import { conversation, entriesOf } from "./transcript.ts";
 
 const CANCELLATION = conversation([

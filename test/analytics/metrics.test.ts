@@ -6,7 +6,7 @@ import {
   type MetricGroup,
   type SpeakerSentiments,
 } from "../../src/analytics/metrics.ts";
-import type { Transcript } from "../../src/domain.ts";
+import type { Transcript } from "../../src/domain/transcript.ts";
 import { conversation, endOf } from "./conversation-transcript.ts";
 
 const ROLES = { agent: "Agent", caller: "Caller" };

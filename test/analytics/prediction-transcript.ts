@@ -1,4 +1,4 @@
-import type { RecognizedWord, SpeakerWords, Transcript } from "../../src/domain.ts";
+import type { RecognizedWord, SpeakerWords, Transcript } from "../../src/domain/transcript.ts";
 import { alternateFormats, type RenderedFormat } from "../../src/formats/index.ts";
 import { assembleTranscript } from "../../src/pipeline/assemble.ts";
 

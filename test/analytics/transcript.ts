@@ -1,4 +1,4 @@
-import type { RecognizedWord, SpeakerWords, Transcript } from "../../src/domain.ts";
+import type { RecognizedWord, SpeakerWords, Transcript } from "../../src/domain/transcript.ts";
 import { assembleTranscript, SENTENCE_PAUSE_MS } from "../../src/pipeline/assemble.ts";
 
 /** One turn of a conversation: who speaks, and what, as the recogniser would spell it. */

@@ -8,7 +8,7 @@ import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import type { FastifyInstance, HTTPMethods, LightMyRequestResponse } from "fastify";
 import { OPENAPI_FILE, openApiFileText } from "../../src/api/openapi.ts";
-import { errorCodes, messageCodes } from "../../src/errors.ts";
+import { errorCodes, messageCodes } from "../../src/domain/errors.ts";
 import { ADMIN_TOKEN, startTestHark, type TestHark } from "../support/harness.ts";
 
 const PUBLIC_URL = "https://hark.example.com";

@@ -16,7 +16,7 @@ import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { claimMs } from "../../src/callbacks/deliver.ts";
 import { POLL_MS } from "../../src/callbacks/dispatcher.ts";
-import { processQueueOptions, SUPERVISE_INTERVAL_SECONDS } from "../../src/jobs/queue.ts";
+import { processQueueOptions, SUPERVISE_INTERVAL_SECONDS } from "../../src/store/job-queue.ts";
 import { loadSettings } from "../../src/settings.ts";
 import { buildSpeech, tempDir } from "../pipeline/speech.ts";
 import { createAccountOver, uploadOver } from "../support/http-client.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import type { Word } from "../../src/domain.ts";
+import type { Word } from "../../src/domain/transcript.ts";
 import {
   buildCues,
   type Cue,

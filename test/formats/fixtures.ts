@@ -1,4 +1,4 @@
-import type { Word } from "../../src/domain.ts";
+import type { Word } from "../../src/domain/transcript.ts";
 
 /** The example of VoiceBase's transcript guide: the agent says "Hello." and the caller "Hi". */
 export const VOICEBASE_EXAMPLE: Word[] = [

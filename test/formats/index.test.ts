@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import type { TranscriptFormat } from "../../src/domain.ts";
+import type { TranscriptFormat } from "../../src/domain/transcript.ts";
 import { renderDfxp } from "../../src/formats/dfxp.ts";
 import { alternateFormats, CONTENT_TYPES, RENDERED_FORMATS, renderFormat } from "../../src/formats/index.ts";
 import { renderSrt } from "../../src/formats/srt.ts";

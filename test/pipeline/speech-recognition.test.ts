@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import type { RecognizedWord } from "../../src/domain.ts";
+import type { RecognizedWord } from "../../src/domain/transcript.ts";
 import { assembleTranscript } from "../../src/pipeline/assemble.ts";
 import { DecodeError } from "../../src/pipeline/decode.ts";
 import { PocketsphinxRecognizer } from "../../src/pipeline/pocketsphinx.ts";

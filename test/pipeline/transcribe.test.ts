@@ -3,7 +3,7 @@ import { readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
-import type { RecognizedWord } from "../../src/domain.ts";
+import type { RecognizedWord } from "../../src/domain/transcript.ts";
 import type { RecognizeOptions, Recognizer } from "../../src/pipeline/recognizer.ts";
 import { run } from "../../src/pipeline/run.ts";
 import { transcribeMedia, transcribeSpeaker } from "../../src/pipeline/transcribe.ts";

@@ -5,22 +5,15 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { after, afterEach, before, describe, it } from "node:test";
-import { parseConfiguration } from "../../src/api/configuration.ts";
+import { parseConfiguration } from "../../src/intake/configuration.ts";
 import { createAccount } from "../../src/store/accounts.ts";
 import { type Database, openDatabase } from "../../src/store/database.ts";
-import {
-  type AttemptRecord,
-  type BurstEnd,
-  claimDue,
-  deliveriesOf,
-  endBursts,
-  recordAttempt,
-  redeliver,
-} from "../../src/store/deliveries.ts";
+import { claimDue, deliveriesOf, endBursts, recordAttempt, redeliver } from "../../src/store/deliveries.ts";
 import { insertMedia, startProcessing } from "../../src/store/media.ts";
 import { migrate } from "../../src/store/migrate.ts";
 import { freshDatabase, type TestDatabase } from "../support/database.ts";
 import { finishWith } from "../support/finish.ts";
+import type { AttemptRecord, BurstEnd } from "../../src/domain/delivery.ts";
 
 const T0 = new Date("2025-06-01T12:00:00Z");
 const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);

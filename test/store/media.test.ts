@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { after, before, describe, it } from "node:test";
-import { type Configuration, parseConfiguration } from "../../src/api/configuration.ts";
+import { parseConfiguration } from "../../src/intake/configuration.ts";
 import { deliveryFates } from "../../src/callbacks/prepare.ts";
-import { endedMedia, type ProcessingOutcome } from "../../src/jobs/end-processing.ts";
-import { type Account, createAccount } from "../../src/store/accounts.ts";
+import { endedMedia, type ProcessingOutcome } from "../../src/processing/end-processing.ts";
+import { createAccount } from "../../src/store/accounts.ts";
 import { type Database, openDatabase } from "../../src/store/database.ts";
 import {
   deleteMedia,
@@ -18,6 +18,8 @@ import {
 import { migrate } from "../../src/store/migrate.ts";
 import { freshDatabase, type TestDatabase } from "../support/database.ts";
 import { finishWith } from "../support/finish.ts";
+import type { Configuration } from "../../src/domain/configuration.ts";
+import type { Account } from "../../src/domain/account.ts";
 
 const CALLBACKS = [
   { url: "https://receiver.example.com/analytics", type: "analytics" },

@@ -1,5 +1,5 @@
 import { deliveryFates } from "../../src/callbacks/prepare.ts";
-import { endedMedia, type ProcessingOutcome } from "../../src/jobs/end-processing.ts";
+import { endedMedia, type ProcessingOutcome } from "../../src/processing/end-processing.ts";
 import type { Sql } from "../../src/store/database.ts";
 import { finishProcessing, getMedia } from "../../src/store/media.ts";
 

@@ -11,8 +11,8 @@ import path from "node:path";
 import type { FastifyInstance, HTTPMethods, LightMyRequestResponse } from "fastify";
 import pino from "pino";
 import { buildApp } from "../../src/api/app.ts";
-import { openServices, type Stoppable, startWorkers } from "../../src/server.ts";
-import type { Services } from "../../src/services.ts";
+import { openServices, startWorkers } from "../../src/server.ts";
+import type { Services, Stoppable } from "../../src/services.ts";
 import { loadSettings } from "../../src/settings.ts";
 import { freshDatabase } from "./database.ts";
 

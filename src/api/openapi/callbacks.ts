@@ -3,12 +3,6 @@
  * section of the media document (callbacks-section.ts): all Hark's own. Pure.
  */
 import {
-  CALLBACK_TYPES,
-  INCLUDE_SECTIONS,
-  STREAM_NAMES,
-  TRANSCRIPT_FORMATS,
-} from "../configuration-schema.ts";
-import {
   accountOperation,
   dateTime,
   type JsonObject,
@@ -20,6 +14,8 @@ import {
   type Schemas,
   schemaRef,
 } from "./shared.ts";
+import { CALLBACK_TYPES, INCLUDE_SECTIONS, STREAM_NAMES } from "../../domain/configuration.ts";
+import { TRANSCRIPT_FORMATS } from "../../domain/transcript.ts";
 
 const TAG = "Callbacks";
 

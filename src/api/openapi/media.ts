@@ -3,9 +3,10 @@
  * and encrypted results (media-upload.ts, media-read.ts, media-transcript.ts, media-streams.ts). Pure.
  */
 import { CONTENT_TYPES, RENDERED_FORMATS } from "../../formats/index.ts";
-import { configurationSchema, metadataSchema } from "../configuration-schema.ts";
-import { FORMAT_VERSION } from "../media-document.ts";
-import { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT, TASKS } from "../media-read.ts";
+import { configurationSchema, metadataSchema } from "../../intake/configuration-schema.ts";
+import { FORMAT_VERSION } from "../../documents/media-document.ts";
+import { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT } from "../media-read.ts";
+import { TASKS } from "../../domain/media.ts";
 import {
   accountOperation,
   binary,

@@ -2,7 +2,7 @@
  * The pieces the OpenAPI description repeats. Error responses are made from errors.ts, so the status a
  * code is documented under is always the status the code is sent with. Pure.
  */
-import { errorCodes, type ErrorName } from "../../errors.ts";
+import { errorCodes, type ErrorName } from "../../domain/errors.ts";
 
 export type JsonObject = { [key: string]: unknown };
 /** Operations by lower-case method, by OpenAPI path (`{param}` templates). */

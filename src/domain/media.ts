@@ -1,0 +1,71 @@
+/**
+ * Hark's vocabulary. The words the rest of the code uses:
+ *
+ * - media item: one upload, its bytes (the "original" stream) and everything computed from them.
+ * - configuration: the JSON an upload carries; says how to process it and whom to call back.
+ * - callback: one element of `configuration.publish.callbacks`; one URL to call when processing ends.
+ * - delivery: the record of getting one callback to its receiver; it has one stable id (`webhook-id`).
+ * - attempt: one HTTP try of a delivery.
+ * - scheduled attempt: a point on the retry schedule; it runs as a burst of attempts in a row.
+ * - burst: the attempts of one scheduled attempt (3 by default), stopping at the first success.
+ * - document: what a client reads of a media item (the media document, the transcript document); rendered
+ *   from the media item by `src/documents/`.
+ *
+ * Times inside a transcript (`s`, `e`) and `length` are milliseconds from the start of the media.
+ *
+ * `src/domain/` imports nothing else of `src/`: every other layer may use it, and it uses none of them.
+ */
+import type { Account } from "./account.ts";
+import type { Configuration } from "./configuration.ts";
+import type { ErrorEntry } from "./errors.ts";
+
+export type MediaStatus = "accepted" | "running" | "finished" | "failed";
+
+/** A warning of a finished media item (`messages[]`), e.g. no speech found. */
+export interface Message {
+  code: number;
+  message: string;
+}
+
+/** The client's own description of an upload (VoiceBase's `VbMetadata`). */
+export interface Metadata {
+  title?: string;
+  description?: string;
+  externalId?: string;
+  extended?: Record<string, unknown>;
+}
+
+/** The computed sections of a media document, by name (`transcript`, `knowledge`, ...). */
+export type Sections = Record<string, unknown>;
+
+/** The processing tasks, in the order `GET .../progress` lists them. */
+export const TASKS = ["ingest", "transcribe", "analyse"] as const;
+
+export interface ProgressTask {
+  status: "pending" | "started" | "finished" | "failed";
+  /** 0..1 */
+  fraction?: number;
+}
+
+export interface MediaRecord {
+  mediaId: string;
+  account: Account;
+  status: MediaStatus;
+  configuration: Configuration;
+  metadata: Metadata | undefined;
+  mediaUrl: string | undefined;
+  mediaContentType: string | undefined;
+  originalBlob: string | undefined;
+  originalBytes: number | undefined;
+  /** The `redacted-audio` stream, once processing has made one. */
+  redactedBlob: string | undefined;
+  lengthMs: number | undefined;
+  sections: Sections;
+  errors: ErrorEntry[] | undefined;
+  messages: Message[];
+  progress: Record<string, ProgressTask>;
+  timeToLiveSeconds: number;
+  dateCreated: Date;
+  dateFinished: Date | undefined;
+  expiresOn: Date;
+}

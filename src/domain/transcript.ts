@@ -1,0 +1,83 @@
+/**
+ * A transcript in VoiceBase's shape (`words[]`, `voiceActivity[]`, `alternateFormats[]`), and the words a
+ * recogniser gives before they become one. Times are milliseconds from the start of the media.
+ */
+
+/** A `words[]` entry of a VoiceBase transcript: a spoken word, a punctuation mark or a speaker turn. */
+export interface Word {
+  /** Position in the transcript, from 0, counting every entry. */
+  p: number;
+  /** Confidence, 0..1. */
+  c: number;
+  s: number;
+  e: number;
+  w: string;
+  /** `"punc"` for punctuation, `"turn"` where the speaker changes (then `w` is the speaker's name). */
+  m?: "punc" | "turn";
+  /** Speaker-local volume, as VoiceBase's `v`; Hark reports the channel index the word came from. */
+  v?: number;
+}
+
+export interface Occurrence {
+  s: number;
+  e: number;
+}
+
+export interface VoiceActivity {
+  speakerName: string;
+  occurrences: Occurrence[];
+}
+
+export const TRANSCRIPT_FORMATS = ["json", "text", "srt", "webvtt", "dfxp"] as const;
+export type TranscriptFormat = (typeof TRANSCRIPT_FORMATS)[number];
+
+export interface AlternateFormat {
+  format: Exclude<TranscriptFormat, "json">;
+  contentType: string;
+  contentEncoding: "base64";
+  charset: "utf-8";
+  data: string;
+}
+
+export interface Transcript {
+  confidence: number;
+  words: Word[];
+  voiceActivity: VoiceActivity[];
+  alternateFormats: AlternateFormat[];
+}
+
+/** A recognised word as an engine returns it, before it becomes a transcript entry. */
+export interface RecognizedWord {
+  word: string;
+  /** Milliseconds from the start of the media. */
+  start: number;
+  end: number;
+  /** 0..1 */
+  confidence: number;
+}
+
+/** One speaker's words: a channel of a stereo call, or the whole mix. */
+export interface SpeakerWords {
+  speakerName: string;
+  channel: number;
+  words: RecognizedWord[];
+}
+
+/** Stretches of speech are words joined while the gap to the next one is under this. */
+export const VOICE_ACTIVITY_GAP_MS = 1000;
+
+/** Stretches of speech: words joined while the gap to the next one is under `VOICE_ACTIVITY_GAP_MS`. */
+export function voiceOccurrences(words: readonly RecognizedWord[]): Occurrence[] {
+  const sorted = [...words].sort((a, b) => a.start - b.start || a.end - b.end);
+  const occurrences: Occurrence[] = [];
+  let current: Occurrence | undefined;
+  for (const word of sorted) {
+    if (current !== undefined && word.start - current.e < VOICE_ACTIVITY_GAP_MS) {
+      current.e = Math.max(current.e, word.end);
+    } else {
+      current = { s: word.start, e: word.end };
+      occurrences.push(current);
+    }
+  }
+  return occurrences;
+}

@@ -1,0 +1,458 @@
+/**
+ * Turns the upload's `configuration` and `metadata` texts into validated, normalised values, or into the
+ * list of every fault found, each naming the field and what it accepts. Pure: the only inputs are the
+ * texts and the URL policy.
+ */
+import net from "node:net";
+import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import { detectorRequestFault } from "../analytics/detectors.ts";
+import type { TranscriptFormat } from "../domain/transcript.ts";
+import { type ErrorEntry, errorEntry } from "../domain/errors.ts";
+import { addressPolicy, isAllowedAddress } from "../net/guard.ts";
+import { configurationSchema, metadataSchema } from "./configuration-schema.ts";
+import type {
+  AnalysisPlan,
+  DetectorRequest,
+  MetricGroupName,
+  METRIC_GROUP_NAMES,
+  IncludeSection,
+  CallbackType,
+  StreamName,
+  Callback,
+  SpeakerChannel,
+  Configuration,
+} from "../domain/configuration.ts";
+import type { Metadata } from "../domain/media.ts";
+
+export interface UrlPolicy {
+  allowHttp: boolean;
+  allowPrivate: boolean;
+  /** `HARK_CALLBACK_ALLOW_CIDRS`: private networks a URL may name all the same. */
+  allowCidrs?: readonly string[];
+}
+
+export type Parsed<T> = { ok: true; value: T } | { ok: false; errors: ErrorEntry[] };
+
+export const MAX_EXTERNAL_ID_LENGTH = 255;
+
+/** The validators, compiled on first use: nothing happens at import. */
+let validators: { configuration: ValidateFunction; metadata: ValidateFunction } | undefined;
+function validatorsOf() {
+  if (validators === undefined) {
+    const ajv = new Ajv({ allErrors: true, verbose: true, strict: false });
+    validators = { configuration: ajv.compile(configurationSchema), metadata: ajv.compile(metadataSchema) };
+  }
+  return validators;
+}
+
+export function parseConfiguration(text: string | undefined, policy: UrlPolicy): Parsed<Configuration> {
+  let raw: unknown = {};
+  if (text !== undefined && text.trim() !== "") {
+    try {
+      raw = JSON.parse(text);
+    } catch (error) {
+      return fail(
+        errorEntry(
+          "configurationUnparseable",
+          `configuration is not valid JSON: ${(error as Error).message}`,
+        ),
+      );
+    }
+  }
+  const validateConfiguration = validatorsOf().configuration;
+  if (!validateConfiguration(raw)) {
+    return {
+      ok: false,
+      errors: (validateConfiguration.errors ?? []).map((e) => schemaFault("configuration", e)),
+    };
+  }
+  const config = raw as ConfigurationInput;
+  const errors = [
+    ...unsupportedFeatures(config),
+    ...ingestFaults(config),
+    ...analysisFaults(config),
+    ...callbackFaults(config, policy),
+  ];
+  if (errors.length > 0) return { ok: false, errors };
+  return {
+    ok: true,
+    value: {
+      raw: config as Record<string, unknown>,
+      speakers: speakersOf(config),
+      priority: config.priority ?? "normal",
+      callbacks: (config.publish?.callbacks ?? []).map(normaliseCallback),
+      analyses: analysisPlan(config),
+      ...(config.encryption && { encryption: { publicKeyId: config.encryption.publicKeyId } }),
+      ...(config.timeToLiveInSeconds !== undefined && { timeToLiveInSeconds: config.timeToLiveInSeconds }),
+    },
+  };
+}
+
+export function parseMetadata(text: string | undefined): Parsed<Metadata | undefined> {
+  if (text === undefined || text.trim() === "") return { ok: true, value: undefined };
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    return fail(errorEntry("metadataUnparseable", `metadata is not valid JSON: ${(error as Error).message}`));
+  }
+  const validateMetadata = validatorsOf().metadata;
+  if (!validateMetadata(raw)) {
+    return { ok: false, errors: (validateMetadata.errors ?? []).map((e) => schemaFault("metadata", e)) };
+  }
+  const metadata = raw as Metadata;
+  if (metadata.externalId !== undefined && metadata.externalId.trim() === "") {
+    return fail(
+      errorEntry("externalIdEmpty", "metadata.externalId is empty: leave it out or give it a value"),
+    );
+  }
+  if (metadata.externalId !== undefined && metadata.externalId.length > MAX_EXTERNAL_ID_LENGTH) {
+    return fail(
+      errorEntry(
+        "externalIdTooLong",
+        `metadata.externalId must be at most ${MAX_EXTERNAL_ID_LENGTH} characters long`,
+      ),
+    );
+  }
+  return { ok: true, value: metadata };
+}
+
+interface CallbackInput {
+  url: string;
+  method?: string;
+  type?: CallbackType;
+  format?: TranscriptFormat;
+  include?: IncludeSection[];
+  stream?: StreamName;
+}
+
+interface ChannelInput {
+  speakerName?: string;
+  speakerRole?: string;
+  ignore?: boolean;
+}
+
+interface ConfigurationInput {
+  speechModel?: { language?: string; features?: string[]; extensions?: string[] };
+  priority?: "low" | "normal" | "high";
+  ingest?: {
+    speakerName?: string;
+    channels?: ChannelInput[];
+    stereo?: { left: ChannelInput; right: ChannelInput };
+    tracks?: unknown[];
+  };
+  publish?: { callbacks: CallbackInput[] };
+  knowledge?: { enableDiscovery?: boolean };
+  spotting?: { groups?: { groupName: string }[] };
+  prediction?: {
+    detectors?: DetectorRequest[];
+    classifiers?: { classifierId?: string; classifierName?: string }[];
+  };
+  metrics?: { metricGroupName: (typeof METRIC_GROUP_NAMES)[number] }[];
+  categories?: { allCategories?: boolean; categoryName?: string }[];
+  speakerSentiments?: boolean;
+  conversation?: { verbNounPairsEnabled?: boolean };
+  encryption?: { publicKeyId: string };
+  timeToLiveInSeconds?: number;
+  [section: string]: unknown;
+}
+
+function fail<T>(entry: ErrorEntry): Parsed<T> {
+  return { ok: false, errors: [entry] };
+}
+
+/** `/publish/callbacks/0/url` → `configuration.publish.callbacks[0].url` */
+function fieldName(root: string, instancePath: string): string {
+  return instancePath
+    .split("/")
+    .slice(1)
+    .reduce((name, part) => (/^\d+$/.test(part) ? `${name}[${part}]` : `${name}.${part}`), root);
+}
+
+function schemaFault(root: string, error: ErrorObject): ErrorEntry {
+  const field = fieldName(root, error.instancePath);
+  const schema = (error.parentSchema ?? {}) as { "x-allowed"?: string };
+  switch (error.keyword) {
+    case "additionalProperties": {
+      const property = (error.params as { additionalProperty: string }).additionalProperty;
+      const allowed = Object.keys((error.parentSchema as { properties?: object }).properties ?? {});
+      return errorEntry(
+        "configurationPropertyNotAllowed",
+        `The property (${property}) is not part of the ${field} ${root === field ? "" : "object "}and extra properties are not allowed; allowed: ${allowed.join(", ")}`.replace(
+          "  ",
+          " ",
+        ),
+      );
+    }
+    case "enum":
+      return errorEntry(
+        "configurationInvalid",
+        `${field} must be one of ${(error.params as { allowedValues: unknown[] }).allowedValues.join(", ")}; got ${JSON.stringify(error.data)}`,
+      );
+    case "pattern":
+      return errorEntry(
+        "configurationInvalid",
+        `${field} must be ${schema["x-allowed"] ?? `like ${error.schema}`}; got ${JSON.stringify(error.data)}`,
+      );
+    case "required":
+      return errorEntry(
+        "configurationInvalid",
+        `${fieldName(root, `${error.instancePath}/${(error.params as { missingProperty: string }).missingProperty}`)} is required`,
+      );
+    case "type":
+      return errorEntry(
+        "configurationInvalid",
+        `${field} must be ${article((error.params as { type: string }).type)}`,
+      );
+    default:
+      return errorEntry("configurationInvalid", `${field} ${error.message ?? "is invalid"}`);
+  }
+}
+
+function article(type: string): string {
+  return type === "object" || type === "array" || type === "integer" ? `an ${type}` : `a ${type}`;
+}
+
+/**
+ * Sections VoiceBase has and Hark does not compute yet. Refused rather than ignored: a client that asks
+ * for keyword spotting must not get a result that silently lacks it.
+ */
+function unsupportedFeatures(config: ConfigurationInput): ErrorEntry[] {
+  const unsupported = ["transcript", "searchability", "vocabularies"] as const;
+  const errors = unsupported
+    .filter((name) => config[name] !== undefined)
+    .map((name) =>
+      errorEntry(
+        "featureUnsupported",
+        `configuration.${name} is not supported by this version of Hark; remove it`,
+      ),
+    );
+  const language = config.speechModel?.language;
+  if (language !== undefined && !/^en(-[A-Za-z]{2})?$/.test(language)) {
+    errors.push(
+      errorEntry(
+        "featureUnsupported",
+        `configuration.speechModel.language ${JSON.stringify(language)} is not supported; use en-US`,
+      ),
+    );
+  }
+  if (config.speechModel?.features?.length || config.speechModel?.extensions?.length) {
+    errors.push(
+      errorEntry(
+        "featureUnsupported",
+        "configuration.speechModel features and extensions are not supported; remove them",
+      ),
+    );
+  }
+  if (config.metrics?.some((metric) => metric.metricGroupName === "talk-style-tone-and-volume")) {
+    errors.push(
+      errorEntry(
+        "featureUnsupported",
+        "configuration.metrics talk-style-tone-and-volume needs voice features (pitch, energy) that Hark does not measure; remove it",
+      ),
+    );
+  }
+  if (config.ingest?.tracks !== undefined) {
+    errors.push(
+      errorEntry(
+        "featureUnsupported",
+        "configuration.ingest.tracks is not supported; use ingest.stereo or ingest.channels",
+      ),
+    );
+  }
+  return errors;
+}
+
+function ingestFaults(config: ConfigurationInput): ErrorEntry[] {
+  const given = (["speakerName", "channels", "stereo", "tracks"] as const).filter(
+    (k) => config.ingest?.[k] !== undefined,
+  );
+  if (given.length > 1) {
+    return [
+      errorEntry(
+        "configurationInvalid",
+        `configuration.ingest.${given.join(" and configuration.ingest.")} exclude each other; give one`,
+      ),
+    ];
+  }
+  if (speakersOf(config).length === 0) {
+    return [
+      errorEntry("configurationInvalid", "configuration.ingest ignores every channel; keep at least one"),
+    ];
+  }
+  return [];
+}
+
+function speakersOf(config: ConfigurationInput): SpeakerChannel[] {
+  const ingest = config.ingest;
+  const channels = ingest?.stereo ? [ingest.stereo.left, ingest.stereo.right] : ingest?.channels;
+  if (!channels) return [{ speakerName: ingest?.speakerName ?? "Speaker", channel: "mix" }];
+  return channels.flatMap((channel, index) =>
+    channel.ignore
+      ? []
+      : [
+          {
+            speakerName: channel.speakerName ?? `Speaker ${index + 1}`,
+            channel: index,
+            ...(channel.speakerRole !== undefined && { speakerRole: channel.speakerRole }),
+          },
+        ],
+  );
+}
+
+/**
+ * What to analyse. Knowledge, sentiment by turn and verb-noun pairs are computed unless turned off (they
+ * need nothing but the transcript); spotting, prediction, metrics and categories when asked for, as
+ * VoiceBase does.
+ */
+function analysisPlan(config: ConfigurationInput): AnalysisPlan {
+  const categories = config.categories ?? [];
+  return {
+    knowledge: config.knowledge?.enableDiscovery ?? true,
+    speakerSentiments: config.speakerSentiments ?? true,
+    verbNounPairs: config.conversation?.verbNounPairsEnabled ?? true,
+    metricGroups: (config.metrics ?? [])
+      .map((metric) => metric.metricGroupName)
+      .filter((name): name is MetricGroupName => name !== "talk-style-tone-and-volume"),
+    spottingGroups: (config.spotting?.groups ?? []).map((group) => group.groupName),
+    categories: categories.some((category) => category.allCategories)
+      ? "all"
+      : categories.flatMap((category) =>
+          category.categoryName === undefined ? [] : [category.categoryName],
+        ),
+    detectors: detectorsOf(config),
+    classifiers: (config.prediction?.classifiers ?? []).flatMap((classifier) => {
+      const ref = classifier.classifierId ?? classifier.classifierName;
+      return ref === undefined ? [] : [ref];
+    }),
+  };
+}
+
+/**
+ * The detectors asked for. A built-in detector's id is its name (`GET /v3/definition/prediction/detectors`),
+ * so one named by id alone is named.
+ */
+function detectorsOf(config: ConfigurationInput): DetectorRequest[] {
+  return (config.prediction?.detectors ?? []).map((detector) =>
+    detector.detectorName === undefined && detector.detectorId !== undefined
+      ? { ...detector, detectorName: detector.detectorId }
+      : detector,
+  );
+}
+
+function analysisFaults(config: ConfigurationInput): ErrorEntry[] {
+  const errors: ErrorEntry[] = [];
+  detectorsOf(config).forEach((detector, index) => {
+    const fault = detectorRequestFault(detector);
+    if (fault)
+      errors.push(
+        errorEntry("configurationInvalid", `configuration.prediction.detectors[${index}]: ${fault}`),
+      );
+  });
+  (config.prediction?.classifiers ?? []).forEach((classifier, index) => {
+    if (classifier.classifierId === undefined && classifier.classifierName === undefined) {
+      errors.push(
+        errorEntry(
+          "configurationInvalid",
+          `configuration.prediction.classifiers[${index}] names no classifier; give classifierId or classifierName`,
+        ),
+      );
+    }
+  });
+  (config.categories ?? []).forEach((category, index) => {
+    if ((category.allCategories === true) === (category.categoryName !== undefined)) {
+      errors.push(
+        errorEntry(
+          "configurationInvalid",
+          `configuration.categories[${index}] must have either categoryName or allCategories: true`,
+        ),
+      );
+    }
+  });
+  const redactsAudio = (config.prediction?.detectors ?? []).some((detector) => detector.redactor?.audio);
+  (config.publish?.callbacks ?? []).forEach((callback, index) => {
+    if (callback.stream === "redacted-audio" && !redactsAudio) {
+      errors.push(
+        errorEntry(
+          "configurationInvalid",
+          `configuration.publish.callbacks[${index}].stream redacted-audio needs a detector with redactor.audio in configuration.prediction.detectors`,
+        ),
+      );
+    }
+  });
+  return errors;
+}
+
+function callbackFaults(config: ConfigurationInput, policy: UrlPolicy): ErrorEntry[] {
+  return (config.publish?.callbacks ?? []).flatMap((callback, index) => {
+    const field = `configuration.publish.callbacks[${index}]`;
+    const type = callback.type ?? "analytics";
+    const errors: ErrorEntry[] = [];
+    const misplaced = { format: "transcript", include: "analytics", stream: "media" } as const;
+    for (const [property, owner] of Object.entries(misplaced)) {
+      if (callback[property as keyof typeof misplaced] !== undefined && type !== owner) {
+        errors.push(
+          errorEntry(
+            "configurationInvalid",
+            `${field}.${property} applies only to type ${owner}; this callback is of type ${type}`,
+          ),
+        );
+      }
+    }
+    const urlFault = checkOutboundUrl(callback.url, policy);
+    if (urlFault) {
+      const name = urlFault.kind === "malformed" ? "configurationInvalid" : "urlNotAllowed";
+      errors.push(errorEntry(name, `${field}.url ${urlFault.message}`));
+    }
+    return errors;
+  });
+}
+
+export function normaliseCallback(callback: CallbackInput): Callback {
+  const method = (callback.method ?? "POST").toUpperCase() as "POST" | "PUT";
+  switch (callback.type ?? "analytics") {
+    case "transcript":
+      return { url: callback.url, method, type: "transcript", format: callback.format ?? "json" };
+    case "media":
+      return { url: callback.url, method, type: "media", stream: callback.stream ?? "original" };
+    default:
+      return {
+        url: callback.url,
+        method,
+        type: "analytics",
+        ...(callback.include && { include: callback.include }),
+      };
+  }
+}
+
+/**
+ * Checks a URL that Hark will call on a client's behalf, as far as the URL alone tells: absolute,
+ * https (http only when allowed), and not naming a loopback or private address literally. WHATWG URL
+ * parsing already turns odd IPv4 spellings (`127.1`, `2130706433`, `0x7f.1`) into dotted form.
+ */
+export function checkOutboundUrl(
+  text: string,
+  policy: UrlPolicy,
+): { kind: "malformed" | "refused"; message: string } | undefined {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return { kind: "malformed", message: `must be an absolute URL; got ${JSON.stringify(text)}` };
+  }
+  if (url.protocol !== "https:" && !(policy.allowHttp && url.protocol === "http:")) {
+    const allowed = policy.allowHttp ? "https or http" : "https";
+    return { kind: "refused", message: `must use ${allowed}; got ${url.protocol.slice(0, -1)}` };
+  }
+  if (url.username || url.password) {
+    return { kind: "refused", message: "must not carry a user name or password" };
+  }
+  const host = url.hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  // Names are checked when connecting (src/net/guard.ts); literals and localhost can be judged now.
+  const address = host === "localhost" || host.endsWith(".localhost") ? "127.0.0.1" : host;
+  const addresses = addressPolicy({ allowPrivate: policy.allowPrivate, allowCidrs: policy.allowCidrs ?? [] });
+  if (net.isIP(address) !== 0 && !isAllowedAddress(address, addresses)) {
+    return { kind: "refused", message: `must name a public host; ${url.hostname} is loopback or private` };
+  }
+  return undefined;
+}

@@ -1,0 +1,256 @@
+/**
+ * The "process" job: from an accepted upload to a finished (or failed) media item. Fetches a `mediaUrl`
+ * when there is one, probes and transcribes the audio, assembles the transcript, runs the analyses the
+ * configuration asks for (making the redacted audio when a detector says so), and ends with the
+ * "processing ended" statement.
+ *
+ * A job may run more than once (a worker killed mid-way hands it to another): an item that has already
+ * ended is left alone, and everything before the final transaction can be redone.
+ */
+import { createReadStream } from "node:fs";
+import fs from "node:fs/promises";
+import path from "node:path";
+import { type Analysis, analyse } from "../analytics/analyse.ts";
+import { originalKey, redactedAudioKey } from "../blobs/blob-store.ts";
+import type { Transcript } from "../domain/transcript.ts";
+import { errorEntry, messageCodes, type ErrorEntry } from "../domain/errors.ts";
+import { alternateFormats } from "../formats/index.ts";
+import { assembleTranscript } from "../pipeline/assemble.ts";
+import { DecodeError } from "../pipeline/decode.ts";
+import { RecognitionError } from "../pipeline/pocketsphinx.ts";
+import { probeMedia, UndecodableMediaError } from "../pipeline/probe.ts";
+import { redactAudio } from "../pipeline/redact-audio.ts";
+import { transcribeMedia } from "../pipeline/transcribe.ts";
+import type { Services } from "../services.ts";
+import {
+  getMedia,
+  recordContentType,
+  recordLength,
+  recordOriginal,
+  recordProgress,
+  startProcessing,
+} from "../store/media.ts";
+import { definitionsFor } from "../store/definitions-for.ts";
+import { downloadMedia, MediaDownloadError } from "./download-media.ts";
+import { getPublicKey } from "../store/public-keys.ts";
+import { InvalidPublicKeyError } from "../security/openpgp.ts";
+import { encryptStreams } from "./encrypt-results.ts";
+import { endProcessing, type ProcessingOutcome } from "./end-processing.ts";
+import { contentTypeOfContainer } from "../pipeline/media-content-type.ts";
+import type { ProcessAttempt } from "../store/job-queue.ts";
+import { NO_ANALYSES } from "../domain/configuration.ts";
+import type { Message, MediaRecord } from "../domain/media.ts";
+import { conversationRoles } from "../analytics/metrics.ts";
+
+/** A fault of the media or its configuration: processing ends `failed`, and trying again would not help. */
+class MediaFault extends Error {
+  readonly entry: ErrorEntry;
+  constructor(entry: ErrorEntry) {
+    super(entry.error);
+    this.entry = entry;
+  }
+}
+
+/** `attempt.signal` aborts when this process hands the job back as it stops (see jobs/queue.ts). */
+export async function processMedia(
+  services: Services,
+  mediaId: string,
+  attempt: Omit<ProcessAttempt, "signal"> & { signal?: AbortSignal },
+): Promise<void> {
+  const { db, log } = services;
+  const media = await getMedia(db, mediaId);
+  if (!media || media.status === "finished" || media.status === "failed") return;
+  if (!(await startProcessing(db, mediaId))) return;
+  log.info({ mediaId, retry: attempt.retryCount }, "processing started");
+  try {
+    const result = await transcribe(services, media, attempt.signal);
+    await endProcessing(services, mediaId, { status: "finished", ...result });
+  } catch (error) {
+    // Handed back: another worker takes the job over; nothing about the item has failed.
+    if (attempt.signal?.aborted) throw error;
+    const fault = asMediaFault(error);
+    if (!fault && !attempt.final) throw error;
+    if (!fault) log.error({ err: error, mediaId }, "processing failed for good");
+    const entry =
+      fault?.entry ??
+      (error instanceof RecognitionError
+        ? errorEntry("recognitionFailed", `Speech recognition failed: ${error.message}`)
+        : errorEntry("internal", "Processing failed on our side; retrying did not help"));
+    await recordProgress(db, mediaId, "transcribe", { status: "failed" });
+    await endProcessing(services, mediaId, { status: "failed", sections: {}, messages: [], errors: [entry] });
+  }
+}
+
+async function transcribe(
+  services: Services,
+  media: MediaRecord,
+  signal: AbortSignal | undefined,
+): Promise<Omit<ProcessingOutcome, "status">> {
+  const { db, blobs, settings } = services;
+  const mediaId = media.mediaId;
+  await recordProgress(db, mediaId, "ingest", { status: "started" });
+  const key = media.originalBlob ?? (await fetchMediaUrl(services, media));
+
+  return blobs.withLocalFile(key, async (file) => {
+    const probe = await probeMedia(file);
+    await recordLength(db, mediaId, probe.lengthMs);
+    await recordContentType(db, mediaId, contentTypeOfContainer(probe.formatName));
+    const speakers = media.configuration.speakers;
+    const missing = speakers.find(
+      (speaker) => speaker.channel !== "mix" && speaker.channel >= probe.channels,
+    );
+    if (missing) {
+      throw new MediaFault(
+        errorEntry(
+          "configurationInvalid",
+          `configuration.ingest names channel ${missing.channel} (${missing.speakerName}) but the media has ${probe.channels} channel(s)`,
+        ),
+      );
+    }
+    await recordProgress(db, mediaId, "ingest", { status: "finished" });
+    await recordProgress(db, mediaId, "transcribe", { status: "started", fraction: 0 });
+
+    const tempDir = path.join(settings.dataDir, "tmp");
+    await fs.mkdir(tempDir, { recursive: true });
+    let reported = 0;
+    const words = await transcribeMedia(file, speakers, {
+      recognizer: services.recognizer,
+      ...(settings.recognizerConcurrency > 0 && { concurrency: settings.recognizerConcurrency }),
+      tempDir,
+      ...(signal && { signal }),
+      onProgress: (fraction) => {
+        // A row update per tenth is plenty for a progress bar and keeps the database quiet.
+        if (fraction - reported >= 0.1 && fraction < 1) {
+          reported = fraction;
+          recordProgress(db, mediaId, "transcribe", { status: "started", fraction }).catch(() => {});
+        }
+      },
+    });
+    await recordProgress(db, mediaId, "transcribe", { status: "finished", fraction: 1 });
+
+    const assembled = assembleTranscript(words);
+    const transcript: Transcript = { ...assembled, alternateFormats: alternateFormats(assembled.words) };
+    const messages: Message[] = [];
+    if (!assembled.words.some((word) => word.m === undefined)) {
+      messages.push({ code: messageCodes.noSpeech, message: "No speech was recognised in the media" });
+    }
+
+    await recordProgress(db, mediaId, "analyse", { status: "started" });
+    // Items uploaded before analyses existed have no plan.
+    const plan = media.configuration.analyses ?? NO_ANALYSES;
+    const { definitions, missing: deleted } = await definitionsFor(db, media.account.accountId, plan);
+    for (const name of deleted) {
+      messages.push({
+        code: messageCodes.definitionMissing,
+        message: `${name} was deleted after the upload; its section leaves it out`,
+      });
+    }
+    const analysis = analyse(transcript, plan, definitions, {
+      roles: conversationRoles(speakers),
+      lengthMs: probe.lengthMs,
+    });
+    const redactedBlob = await makeRedactedAudio(services, media.mediaId, file, analysis, tempDir, signal);
+    await recordProgress(db, mediaId, "analyse", { status: "finished" });
+    const results = {
+      sections: analysis.sections,
+      messages,
+      ...(redactedBlob !== undefined && { redactedBlob }),
+    };
+    return media.configuration.encryption ? encrypted(services, media, key, results) : results;
+  });
+}
+
+/** The `redacted-audio` stream, when a detector asks for one: the original with a tone over each finding. */
+async function makeRedactedAudio(
+  services: Services,
+  mediaId: string,
+  original: string,
+  analysis: Analysis,
+  tempDir: string,
+  signal: AbortSignal | undefined,
+): Promise<string | undefined> {
+  const redaction = analysis.audioRedaction;
+  if (!redaction) return undefined;
+  // No extension: the output keeps the original's container.
+  const output = path.join(tempDir, `${mediaId}-redacted`);
+  try {
+    await redactAudio(original, output, redaction.ranges, redaction, undefined, {
+      ...(signal && { signal }),
+    });
+    const key = redactedAudioKey(mediaId);
+    await services.blobs.put(key, createReadStream(output));
+    return key;
+  } finally {
+    await fs.rm(output, { force: true });
+  }
+}
+
+/**
+ * Client-supplied encryption: the streams are replaced by copies encrypted to the client's key, and
+ * the results will be (endProcessing seals them). A key deleted since the upload fails the item: its
+ * results are never kept in the clear.
+ */
+async function encrypted(
+  services: Services,
+  media: MediaRecord,
+  originalBlob: string,
+  results: Omit<ProcessingOutcome, "status">,
+): Promise<Omit<ProcessingOutcome, "status">> {
+  const publicKeyId = media.configuration.encryption?.publicKeyId ?? "";
+  const key = await getPublicKey(services.db, media.account.accountId, publicKeyId);
+  if (!key) {
+    throw new MediaFault(
+      errorEntry(
+        "publicKeyNotFound",
+        `The public key ${publicKeyId} was deleted before processing ended; the results are not kept unencrypted`,
+      ),
+    );
+  }
+  const streams = await encryptStreams(
+    services,
+    media.mediaId,
+    { originalBlob, ...(results.redactedBlob !== undefined && { redactedBlob: results.redactedBlob }) },
+    key.armored,
+  );
+  return {
+    ...results,
+    ...streams,
+    encryptTo: key.armored,
+    plaintextBlobs: [originalBlob, ...(results.redactedBlob === undefined ? [] : [results.redactedBlob])],
+  };
+}
+
+async function fetchMediaUrl(services: Services, media: MediaRecord): Promise<string> {
+  if (media.mediaUrl === undefined)
+    throw new Error(`media ${media.mediaId} has neither bytes nor a mediaUrl`);
+  const key = originalKey(media.mediaId);
+  const stored = await downloadMedia(media.mediaUrl, services.blobs, key, {
+    maxBytes: services.settings.maxUploadBytes,
+    timeoutMs: services.settings.mediaUrlTimeoutSeconds * 1000,
+    guard: {
+      allowPrivate: services.settings.callbackAllowPrivate,
+      allowCidrs: services.settings.callbackAllowCidrs,
+    },
+  });
+  await recordOriginal(services.db, media.mediaId, { key, ...stored });
+  return key;
+}
+
+function asMediaFault(error: unknown): MediaFault | undefined {
+  if (error instanceof MediaFault) return error;
+  if (error instanceof UndecodableMediaError || error instanceof DecodeError) {
+    return new MediaFault(errorEntry("mediaUndecodable", error.message));
+  }
+  if (error instanceof InvalidPublicKeyError) {
+    // Expired or revoked since the upload: retrying cannot help, and nothing may be kept unencrypted.
+    return new MediaFault(
+      errorEntry("invalidPublicKey", `The public key can no longer encrypt: ${error.message}`),
+    );
+  }
+  if (error instanceof MediaDownloadError) {
+    return new MediaFault(
+      errorEntry(error.kind === "status" ? "mediaUrlDownloadFailed" : "mediaUrlUnreachable", error.message),
+    );
+  }
+  return undefined;
+}

@@ -1,0 +1,36 @@
+/**
+ * The account's definitions an analysis plan names, looked up when processing runs. The upload was
+ * refused if it named one that did not exist; one deleted since is reported, not fatal.
+ */
+import type { Sql } from "./database.ts";
+import { getCategories, getClassifiers, getSpottingGroups } from "./definitions.ts";
+import type { AnalysisPlan } from "../domain/configuration.ts";
+import type { Definitions } from "../domain/definitions.ts";
+
+export async function definitionsFor(
+  sql: Sql,
+  accountId: string,
+  plan: AnalysisPlan,
+): Promise<{ definitions: Definitions; missing: string[] }> {
+  const [spottingGroups, categories, classifiers] = await Promise.all([
+    getSpottingGroups(sql, accountId, plan.spottingGroups),
+    getCategories(sql, accountId, plan.categories),
+    getClassifiers(sql, accountId, plan.classifiers),
+  ]);
+  const groupNames = spottingGroups.map((group) => group.groupName);
+  const categoryNames = categories.map((category) => category.categoryName);
+  // A classifier is named by its name or by its id, a UUID in any letter case.
+  const classifierRefs = classifiers.flatMap((c) => [c.classifierId.toLowerCase(), c.classifierName]);
+  const missing = [
+    ...plan.spottingGroups
+      .filter((name) => !groupNames.includes(name))
+      .map((name) => `Spotting group ${name}`),
+    ...(plan.categories === "all" ? [] : plan.categories)
+      .filter((name) => !categoryNames.includes(name))
+      .map((name) => `Category ${name}`),
+    ...plan.classifiers
+      .filter((ref) => !classifierRefs.includes(ref) && !classifierRefs.includes(ref.toLowerCase()))
+      .map((ref) => `Classifier ${ref}`),
+  ];
+  return { definitions: { spottingGroups, categories, classifiers }, missing };
+}
