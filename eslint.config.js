@@ -101,6 +101,20 @@ export default tseslint.config(
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_" }],
     },
   },
+  {
+    // Requests are typed by their route's schema (src/api/hark-app.ts); a cast would bypass it.
+    files: ["src/api/**/*.ts"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector:
+            "TSAsExpression > MemberExpression.expression[object.name='request'][property.name=/^(params|query|body)$/]",
+          message: "Declare the route's params, querystring or body schema instead of casting the request",
+        },
+      ],
+    },
+  },
   ...Object.entries(LAYERS)
     .filter(([, allowed]) => allowed !== null)
     .map(([entry, allowed]) => layerRules(entry, allowed)),

@@ -1,33 +1,44 @@
 /**
  * The HTTP API. `buildApp` wires routes to services and returns the Fastify instance; only `main`
- * listens. Every error leaves as VoiceBase's envelope `{status, errors: [{code, error}], reference}`,
- * where `reference` is the request id that the log carries too.
+ * listens. Each route declares its params, query, body and responses as schemas (TypeBox): they validate
+ * the request, type it, and make the OpenAPI description (`@fastify/swagger`, served at `/openapi.json`
+ * and browsable at `/docs`). Every error leaves as VoiceBase's envelope
+ * `{status, errors: [{code, error}], reference}`, where `reference` is the request id the log carries too.
  */
 import { randomUUID } from "node:crypto";
 import multipart from "@fastify/multipart";
+import swagger from "@fastify/swagger";
+import swaggerUi from "@fastify/swagger-ui";
+import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyError,
-  type FastifyInstance,
   type FastifyReply,
   LogController,
 } from "fastify";
+import pino from "pino";
+import { Type } from "typebox";
 import { ApiError, type ErrorEnvelope, errorEntry } from "../domain/errors.ts";
-import type { Services } from "../services.ts";
 import { VERSION } from "../domain/version.ts";
+import type { Services } from "../services.ts";
+import type { Settings } from "../settings.ts";
 import { registerAdminRoutes } from "./admin-accounts.ts";
 import { requireAccount } from "./auth.ts";
 import { registerDefinitionRoutes } from "./definitions.ts";
+import type { HarkApp } from "./hark-app.ts";
+import { registerCallbackRoutes } from "./media-callbacks.ts";
 import { registerMediaReadRoutes } from "./media-read.ts";
-import { openApiDocument } from "./openapi.ts";
 import { registerStreamRoutes } from "./media-streams.ts";
 import { registerTranscriptRoutes } from "./media-transcript.ts";
-import { registerCallbackRoutes } from "./media-callbacks.ts";
 import { registerUploadRoute } from "./media-upload.ts";
+import { baseDocument } from "./openapi.ts";
 import { registerPublicKeyRoutes } from "./public-keys.ts";
+import { harkAddition } from "./schemas/common.ts";
+import { COMPONENTS } from "./schemas/components.ts";
 import { registerSigningSecretRoutes } from "./signing-secrets.ts";
+import { faults, validatorCompiler } from "./validation.ts";
 
-export async function buildApp(services: Services): Promise<FastifyInstance> {
+export async function buildApp(services: Services): Promise<HarkApp> {
   const app = Fastify({
     loggerInstance: services.log as FastifyBaseLogger,
     genReqId: () => randomUUID(),
@@ -44,11 +55,28 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
       // The reply's generics here describe no route; it is an ordinary reply.
       return (reply as FastifyReply).status(400).send(body);
     },
+    schemaErrorFormatter: faults(),
     logController: new LogController({
       requestIdLogLabel: "reference",
       disableRequestLogging: services.settings.logLevel !== "debug" && services.settings.logLevel !== "trace",
     }),
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  // A route that does not describe itself cannot be added: the description would miss it.
+  app.addHook("onRoute", (route) => {
+    if (route.schema?.hide || route.method === "HEAD") return;
+    const { operationId, summary, tags, response } = route.schema ?? {};
+    if (!operationId || !summary || !tags || !response) {
+      throw new Error(
+        `${String(route.method)} ${route.url} needs a schema with operationId, summary, tags and response (src/api/app.ts)`,
+      );
+    }
   });
+  app.setValidatorCompiler(validatorCompiler(COMPONENTS));
+  // Response schemas describe; they never filter. fast-json-stringify would drop every field a schema
+  // does not name, and the media document's sections vary with the configuration.
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  for (const schema of COMPONENTS) app.addSchema(schema);
 
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
     const apiError = error instanceof ApiError ? error : translateFrameworkError(error);
@@ -64,7 +92,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
       errors: [
         errorEntry(
           "routeNotFound",
-          `There is no ${request.method} ${request.url.split("?")[0]}; the routes are listed at /openapi.json`,
+          `There is no ${request.method} ${request.url.split("?")[0]}; the routes are listed at /openapi.json and /docs`,
         ),
       ],
       reference: request.id,
@@ -76,9 +104,36 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     // Per-request limits are set by the upload route; these bound everything else in a multipart body.
     limits: { fieldSize: 1024 * 1024, fields: 10, parts: 20, headerPairs: 100 },
   });
+  await app.register(swagger, {
+    openapi: baseDocument(services.settings.publicUrl, VERSION),
+    // Shared schemas appear under `components.schemas` by their `$id`.
+    refResolver: {
+      buildLocalReference: (json, _baseUri, _fragment, index) =>
+        typeof json.$id === "string" ? json.$id : `def-${index}`,
+    },
+  });
+  await app.register(swaggerUi, {
+    routePrefix: "/docs",
+    // The UI would otherwise fetch a badge from validator.swagger.io: Hark calls out to nobody.
+    uiConfig: { validatorUrl: null, deepLinking: true },
+  });
 
-  const description = openApiDocument(services.settings.publicUrl, VERSION);
-  app.get("/openapi.json", async () => description);
+  app.get(
+    "/openapi.json",
+    {
+      schema: {
+        operationId: "getOpenApiDocument",
+        tags: ["Service"],
+        summary: "This OpenAPI description",
+        ...harkAddition("Swagger UI shows it at `/docs`."),
+        security: [],
+        response: {
+          200: Type.Unsafe<unknown>(Type.Object({}, { description: "The OpenAPI 3.1 document." })),
+        },
+      },
+    },
+    async () => app.swagger(),
+  );
   registerAdminRoutes(app, services);
   await app.register(async (v3) => {
     v3.addHook("onRequest", requireAccount(services));
@@ -92,6 +147,27 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     registerPublicKeyRoutes(v3, services);
   });
   return app;
+}
+
+/**
+ * The OpenAPI description of the routes `buildApp` registers, with no database or store behind them:
+ * registering a route uses none of the services, only the settings. For `npm run openapi` and its test.
+ */
+export async function describeApi(
+  settings: Settings,
+): Promise<Exclude<ReturnType<HarkApp["swagger"]>, string>> {
+  const unavailable = () => {
+    throw new Error("describing the API uses no services");
+  };
+  const services = new Proxy(
+    { settings, log: pino({ level: "silent" }) },
+    { get: (known, name) => (name in known ? known[name as keyof typeof known] : unavailable) },
+  ) as unknown as Services;
+  const app = await buildApp(services);
+  await app.ready();
+  const document = app.swagger();
+  await app.close();
+  return document;
 }
 
 /** Errors raised by Fastify and its plugins, in the client's terms. */

@@ -7,10 +7,12 @@
  * Shapes are VoiceBase's (`VbKeywordGroup`, `VbCategory`, `VbClassifierModel`, `VbDetectorModel`,
  * `VbMetricGroupDef`); lists carry `_links.self` as VoiceBase's classifier list shows. Training a
  * classifier with `PUT .../classifiers/{classifierName}` is Hark's own: VoiceBase trains them for you.
- * Bodies are checked strictly: an unknown property is refused rather than ignored.
+ * The schemas (schemas/definitions.ts) check names and bodies strictly, an unknown property refused rather
+ * than ignored; the handlers check what no schema can say: a name repeated in the body, a query that
+ * parses, keywords with words to spot, examples a classifier can learn from.
  */
 import { randomUUID } from "node:crypto";
-import type { FastifyInstance } from "fastify";
+import { Type } from "typebox";
 import { parseCategoryQuery } from "../analytics/categories.ts";
 import { ClassifierTrainingError, trainClassifier, type TrainingExample } from "../analytics/classifiers.ts";
 import {
@@ -22,7 +24,9 @@ import {
   type DetectorName,
 } from "../analytics/detectors.ts";
 import { validateSpottingGroup } from "../analytics/spotting.ts";
-import { ApiError, type ErrorName } from "../domain/errors.ts";
+import type { ClassifierModel } from "../domain/definitions.ts";
+import { ApiError } from "../domain/errors.ts";
+import { isUuid } from "../domain/ids.ts";
 import type { Services } from "../services.ts";
 import {
   type ClassifierSummary,
@@ -40,27 +44,32 @@ import {
   putSpottingGroup,
   type StoredCategory,
 } from "../store/definitions.ts";
-import { isUuid } from "../domain/ids.ts";
-import type { ClassifierModel, Category } from "../domain/definitions.ts";
+import type { HarkApp } from "./hark-app.ts";
+import {
+  accountRefusals,
+  harkAddition,
+  JSON_BODY_ERRORS,
+  NoContent,
+  ref,
+  response,
+} from "./schemas/common.ts";
+import {
+  Category,
+  CategoryInput,
+  CategoryList,
+  Classifier,
+  ClassifierList,
+  ClassifierTraining,
+  DefinitionName,
+  Detector,
+  DetectorList,
+  MetricGroupList,
+  SpottingGroup,
+  SpottingGroupInput,
+  SpottingGroupList,
+} from "./schemas/definitions.ts";
+import { faults } from "./validation.ts";
 
-/** Category and classifier names follow the rule of group names: they go into URL paths. */
-const NAME = /^[A-Za-z0-9._-]+$/;
-/**
- * Fastify's router refuses a longer path parameter (its `maxParamLength`) before a route runs, so no
- * longer name could be read or deleted. Group names are bound by it too, below their own limit of 128.
- */
-const MAX_NAME_LENGTH = 100;
-
-/** VoiceBase's limits on a category's bookkeeping fields (its categories guide). */
-const MAX_NOTES_LENGTH = 4000;
-const MAX_TAGS = 32;
-const MAX_TAG_LENGTH = 64;
-/** VoiceBase gives no limit here; these are generous for text people write by hand. */
-const MAX_DESCRIPTION_LENGTH = 4000;
-const MAX_VERSION_LENGTH = 100;
-
-export const MAX_CLASSIFIER_EXAMPLES = 10_000;
-const MAX_LABEL_LENGTH = 128;
 /**
  * Training runs in the request, on the event loop, at about 200,000 words a second: 4 MiB of examples
  * (some 700,000 words) holds the process for a few seconds, which is as long as it should.
@@ -73,88 +82,280 @@ const CLASSIFIERS = "/v3/definition/prediction/classifiers";
 const DETECTORS = "/v3/definition/prediction/detectors";
 const METRICS = "/v3/definition/metrics";
 
-export function registerDefinitionRoutes(app: FastifyInstance, services: Services): void {
+const TAGS = ["Definitions"];
+
+const GroupParams = Type.Object({ groupName: DefinitionName("The group's name; compared exactly.") });
+const CategoryParams = Type.Object({
+  categoryName: DefinitionName("The category's name; compared exactly."),
+});
+const ClassifierParams = Type.Object({
+  classifier: DefinitionName(
+    "The classifier's `classifierId` or its `classifierName`; to train, its name (not a UUID).",
+  ),
+});
+const DetectorParams = Type.Object({
+  detectorId: Type.Enum(DETECTOR_NAMES, { description: "The detector's id, which is its name." }),
+});
+
+/** Said of each PUT: VoiceBase's examples repeat the name in the body. */
+const repeatedName = (field: string) =>
+  `A \`${field}\` in the body must be the path's (11206); it may be left out.`;
+
+export function registerDefinitionRoutes(app: HarkApp, services: Services): void {
   const { db, clock, settings } = services;
   const links = (path: string) => ({ self: { href: `${settings.publicUrl}${path}` } });
 
   // Keyword spotting groups
 
-  app.get(GROUPS, async (request) => ({
-    _links: links(GROUPS),
-    groups: await listSpottingGroups(db, request.account.accountId),
-  }));
+  app.get(
+    GROUPS,
+    {
+      schema: {
+        operationId: "getKeywordSpottingGroups",
+        tags: TAGS,
+        summary: "List the keyword spotting groups, by name",
+        response: { 200: response(SpottingGroupList, "The groups."), ...accountRefusals() },
+      },
+    },
+    async (request) => ({
+      _links: links(GROUPS),
+      groups: await listSpottingGroups(db, request.account.accountId),
+    }),
+  );
 
-  app.get<{ Params: { groupName: string } }>(`${GROUPS}/:groupName`, async (request) => {
-    const { groupName } = request.params;
-    const [group] = await getSpottingGroups(db, request.account.accountId, [groupName]);
-    if (group === undefined) throw notFound("keyword spotting group", groupName, GROUPS);
-    return group;
-  });
+  app.get(
+    `${GROUPS}/:groupName`,
+    {
+      schema: {
+        operationId: "getKeywordSpottingGroupById",
+        tags: TAGS,
+        summary: "Get a keyword spotting group",
+        params: GroupParams,
+        response: { 200: response(SpottingGroup, "The group."), ...accountRefusals("notFound") },
+      },
+    },
+    async (request) => {
+      const { groupName } = request.params;
+      const [group] = await getSpottingGroups(db, request.account.accountId, [groupName]);
+      if (group === undefined) throw notFound("keyword spotting group", groupName, GROUPS);
+      return group;
+    },
+  );
 
-  app.put<{ Params: { groupName: string } }>(`${GROUPS}/:groupName`, async (request) => {
-    const pathName = request.params.groupName;
-    const body = objectBody(request.body, "spottingGroupInvalid", '"groupName" and "keywords"');
-    refuseUnknown(body, ["groupName", "keywords"], "spottingGroupInvalid");
-    sameName(body, "groupName", pathName);
-    const validation = validateSpottingGroup({ ...body, groupName: pathName });
-    if (!validation.ok) throw new ApiError("spottingGroupInvalid", validation.error);
-    await putSpottingGroup(db, request.account.accountId, validation.group, clock.now());
-    return validation.group;
-  });
+  app.put(
+    `${GROUPS}/:groupName`,
+    {
+      schema: {
+        operationId: "createKeywordSpottingGroup",
+        tags: TAGS,
+        summary: "Create or replace a keyword spotting group",
+        description: `${repeatedName("groupName")} Keywords are cleaned up as stored; one with no words to spot (only punctuation, say) is refused.`,
+        params: GroupParams,
+        body: ref(SpottingGroupInput),
+        response: {
+          200: response(SpottingGroup, "The group as stored."),
+          ...accountRefusals("spottingGroupInvalid", "definitionNameMismatch", ...JSON_BODY_ERRORS),
+        },
+      },
+      schemaErrorFormatter: faults({ body: "spottingGroupInvalid", params: "spottingGroupInvalid" }),
+    },
+    async (request) => {
+      const { groupName } = request.params;
+      const { groupName: nameInBody, keywords } = request.body;
+      sameName(nameInBody, "groupName", groupName);
+      // The schema has checked the shape; what is left is cleaning the keywords and finding words in each.
+      const validation = validateSpottingGroup({ groupName, keywords });
+      if (!validation.ok) throw new ApiError("spottingGroupInvalid", validation.error);
+      await putSpottingGroup(db, request.account.accountId, validation.group, clock.now());
+      return validation.group;
+    },
+  );
 
-  app.delete<{ Params: { groupName: string } }>(`${GROUPS}/:groupName`, async (request, reply) => {
-    const { groupName } = request.params;
-    if (!(await deleteSpottingGroup(db, request.account.accountId, groupName)))
-      throw notFound("keyword spotting group", groupName, GROUPS);
-    return reply.status(204).send();
-  });
+  app.delete(
+    `${GROUPS}/:groupName`,
+    {
+      schema: {
+        operationId: "deleteKeywordSpottingGroupById",
+        tags: TAGS,
+        summary: "Delete a keyword spotting group",
+        params: GroupParams,
+        response: { 204: NoContent("Deleted."), ...accountRefusals("notFound") },
+      },
+    },
+    async (request, reply) => {
+      const { groupName } = request.params;
+      if (!(await deleteSpottingGroup(db, request.account.accountId, groupName)))
+        throw notFound("keyword spotting group", groupName, GROUPS);
+      return reply.status(204).send();
+    },
+  );
 
   // Categories
 
-  app.get(CATEGORIES, async (request) => ({
-    _links: links(CATEGORIES),
-    categories: (await listCategories(db, request.account.accountId)).map(categoryDocument),
-  }));
+  app.get(
+    CATEGORIES,
+    {
+      schema: {
+        operationId: "getCategories",
+        tags: TAGS,
+        summary: "List the categories, by name",
+        response: { 200: response(CategoryList, "The categories."), ...accountRefusals() },
+      },
+    },
+    async (request) => ({
+      _links: links(CATEGORIES),
+      categories: (await listCategories(db, request.account.accountId)).map(categoryDocument),
+    }),
+  );
 
-  app.get<{ Params: { categoryName: string } }>(`${CATEGORIES}/:categoryName`, async (request) => {
-    const { categoryName } = request.params;
-    const category = await getCategory(db, request.account.accountId, categoryName);
-    if (category === undefined) throw notFound("category", categoryName, CATEGORIES);
-    return categoryDocument(category);
-  });
+  app.get(
+    `${CATEGORIES}/:categoryName`,
+    {
+      schema: {
+        operationId: "getCategoryByName",
+        tags: TAGS,
+        summary: "Get a category",
+        params: CategoryParams,
+        response: { 200: response(Category, "The category."), ...accountRefusals("notFound") },
+      },
+    },
+    async (request) => {
+      const { categoryName } = request.params;
+      const category = await getCategory(db, request.account.accountId, categoryName);
+      if (category === undefined) throw notFound("category", categoryName, CATEGORIES);
+      return categoryDocument(category);
+    },
+  );
 
-  app.put<{ Params: { categoryName: string } }>(`${CATEGORIES}/:categoryName`, async (request) => {
-    const category = parseCategory(request.body, request.params.categoryName);
-    return categoryDocument(await putCategory(db, request.account.accountId, category, clock.now()));
-  });
+  app.put(
+    `${CATEGORIES}/:categoryName`,
+    {
+      schema: {
+        operationId: "createCategory",
+        tags: TAGS,
+        summary: "Create or replace a category",
+        description: `The \`query\` is in Hark's own query language (README, Definitions), not VoiceBase's VBQL. ${repeatedName("categoryName")}`,
+        params: CategoryParams,
+        body: ref(CategoryInput),
+        response: {
+          200: response(Category, "The category as stored."),
+          ...accountRefusals(
+            "categoryInvalid",
+            "categoryQueryInvalid",
+            "definitionNameMismatch",
+            ...JSON_BODY_ERRORS,
+          ),
+        },
+      },
+      schemaErrorFormatter: faults({ body: "categoryInvalid", params: "categoryInvalid" }),
+    },
+    async (request) => {
+      const { categoryName } = request.params;
+      const { categoryName: nameInBody, ...category } = request.body;
+      sameName(nameInBody, "categoryName", categoryName);
+      const parsed = parseCategoryQuery(category.query);
+      if (!parsed.ok) throw new ApiError("categoryQueryInvalid", `"query" cannot be used: ${parsed.error}`);
+      const stored = await putCategory(
+        db,
+        request.account.accountId,
+        { ...category, categoryName },
+        clock.now(),
+      );
+      return categoryDocument(stored);
+    },
+  );
 
-  app.delete<{ Params: { categoryName: string } }>(`${CATEGORIES}/:categoryName`, async (request, reply) => {
-    const { categoryName } = request.params;
-    if (!(await deleteCategory(db, request.account.accountId, categoryName)))
-      throw notFound("category", categoryName, CATEGORIES);
-    return reply.status(204).send();
-  });
+  app.delete(
+    `${CATEGORIES}/:categoryName`,
+    {
+      schema: {
+        operationId: "deleteCategoryByName",
+        tags: TAGS,
+        summary: "Delete a category",
+        params: CategoryParams,
+        response: { 204: NoContent("Deleted."), ...accountRefusals("notFound") },
+      },
+    },
+    async (request, reply) => {
+      const { categoryName } = request.params;
+      if (!(await deleteCategory(db, request.account.accountId, categoryName)))
+        throw notFound("category", categoryName, CATEGORIES);
+      return reply.status(204).send();
+    },
+  );
 
   // Classifiers
 
-  app.get(CLASSIFIERS, async (request) => ({
-    _links: links(CLASSIFIERS),
-    classifiers: (await listClassifiers(db, request.account.accountId)).map(classifierDocument),
-  }));
+  app.get(
+    CLASSIFIERS,
+    {
+      schema: {
+        operationId: "getClassifiers",
+        tags: TAGS,
+        summary: "List the classifiers, by name",
+        response: { 200: response(ClassifierList, "The classifiers."), ...accountRefusals() },
+      },
+    },
+    async (request) => ({
+      _links: links(CLASSIFIERS),
+      classifiers: (await listClassifiers(db, request.account.accountId)).map(classifierDocument),
+    }),
+  );
 
-  app.get<{ Params: { classifier: string } }>(`${CLASSIFIERS}/:classifier`, async (request) => {
-    const { classifier: ref } = request.params;
-    const classifier = await getClassifier(db, request.account.accountId, ref);
-    if (classifier === undefined) throw notFound("classifier", ref, CLASSIFIERS);
-    return classifierDocument(classifier);
-  });
-
-  app.put<{ Params: { classifier: string } }>(
+  app.get(
     `${CLASSIFIERS}/:classifier`,
-    { bodyLimit: CLASSIFIER_BODY_LIMIT },
+    {
+      schema: {
+        operationId: "getClassifier",
+        tags: TAGS,
+        summary: "Get a classifier",
+        params: ClassifierParams,
+        response: { 200: response(Classifier, "The classifier."), ...accountRefusals("notFound") },
+      },
+    },
+    async (request) => {
+      const { classifier: idOrName } = request.params;
+      const classifier = await getClassifier(db, request.account.accountId, idOrName);
+      if (classifier === undefined) throw notFound("classifier", idOrName, CLASSIFIERS);
+      return classifierDocument(classifier);
+    },
+  );
+
+  app.put(
+    `${CLASSIFIERS}/:classifier`,
+    {
+      schema: {
+        operationId: "trainClassifier",
+        tags: TAGS,
+        summary: "Train a binary classifier from labelled examples",
+        ...harkAddition(
+          `The path names the classifier (a name, not a UUID). Training again under the same name keeps the \`classifierId\` and adds one to \`classifierVersion\`. The body is at most ${CLASSIFIER_BODY_LIMIT / (1024 * 1024)} MiB; training runs in the request. ${repeatedName("classifierName")}`,
+        ),
+        params: ClassifierParams,
+        body: ref(ClassifierTraining),
+        response: {
+          200: response(Classifier, "The trained classifier."),
+          ...accountRefusals(
+            "classifierInvalid",
+            "classifierTrainingFailed",
+            "definitionNameMismatch",
+            ...JSON_BODY_ERRORS,
+          ),
+        },
+      },
+      bodyLimit: CLASSIFIER_BODY_LIMIT,
+      schemaErrorFormatter: faults({ body: "classifierInvalid", params: "classifierInvalid" }),
+    },
     async (request) => {
       const classifierName = request.params.classifier;
-      const { examples, positiveLabel } = parseTraining(request.body, classifierName);
+      const { classifierName: nameInBody, examples, positiveLabel } = request.body;
+      sameName(nameInBody, "classifierName", classifierName);
+      if (isUuid(classifierName)) {
+        throw new ApiError(
+          "classifierInvalid",
+          '"classifierName" must not have the form of a classifier id (a UUID): a classifier is looked up by either',
+        );
+      }
       const model = train(examples, positiveLabel);
       const stored = await putClassifier(
         db,
@@ -167,27 +368,67 @@ export function registerDefinitionRoutes(app: FastifyInstance, services: Service
     },
   );
 
-  app.delete<{ Params: { classifier: string } }>(`${CLASSIFIERS}/:classifier`, async (request, reply) => {
-    const { classifier: ref } = request.params;
-    if (!(await deleteClassifier(db, request.account.accountId, ref)))
-      throw notFound("classifier", ref, CLASSIFIERS);
-    return reply.status(204).send();
-  });
+  app.delete(
+    `${CLASSIFIERS}/:classifier`,
+    {
+      schema: {
+        operationId: "deleteClassifier",
+        tags: TAGS,
+        summary: "Delete a classifier",
+        ...harkAddition(),
+        params: ClassifierParams,
+        response: { 204: NoContent("Deleted."), ...accountRefusals("notFound") },
+      },
+    },
+    async (request, reply) => {
+      const { classifier: idOrName } = request.params;
+      if (!(await deleteClassifier(db, request.account.accountId, idOrName)))
+        throw notFound("classifier", idOrName, CLASSIFIERS);
+      return reply.status(204).send();
+    },
+  );
 
   // Built in: detectors and metric groups
 
-  const detectors = detectorDefinitions();
+  app.get(
+    DETECTORS,
+    {
+      schema: {
+        operationId: "getDetectors",
+        tags: TAGS,
+        summary: "List the built-in detectors",
+        response: { 200: response(DetectorList, "The detectors."), ...accountRefusals() },
+      },
+    },
+    async () => ({ _links: links(DETECTORS), detectors: DETECTOR_NAMES.map(detectorDefinition) }),
+  );
 
-  app.get(DETECTORS, async () => ({ _links: links(DETECTORS), detectors }));
+  app.get(
+    `${DETECTORS}/:detectorId`,
+    {
+      schema: {
+        operationId: "getDetector",
+        tags: TAGS,
+        summary: "Get a built-in detector",
+        params: DetectorParams,
+        response: { 200: response(Detector, "The detector."), ...accountRefusals("notFound") },
+      },
+    },
+    async (request) => detectorDefinition(request.params.detectorId),
+  );
 
-  app.get<{ Params: { detectorId: string } }>(`${DETECTORS}/:detectorId`, async (request) => {
-    const { detectorId } = request.params;
-    const detector = detectors.find((known) => known.detectorId === detectorId);
-    if (detector === undefined) throw notFound("detector", detectorId, DETECTORS);
-    return detector;
-  });
-
-  app.get(METRICS, async () => ({ _links: links(METRICS), metricGroups: METRIC_GROUPS }));
+  app.get(
+    METRICS,
+    {
+      schema: {
+        operationId: "listMetricGroups",
+        tags: TAGS,
+        summary: "List the metric groups Hark computes, with their metrics",
+        response: { 200: response(MetricGroupList, "The metric groups."), ...accountRefusals() },
+      },
+    },
+    async () => ({ _links: links(METRICS), metricGroups: METRIC_GROUPS }),
+  );
 }
 
 function notFound(what: string, name: string, listPath: string): ApiError {
@@ -197,30 +438,8 @@ function notFound(what: string, name: string, listPath: string): ApiError {
   );
 }
 
-/** The body as a JSON object, or a 400 saying what it should hold. */
-function objectBody(body: unknown, errorName: ErrorName, holding: string): Record<string, unknown> {
-  if (typeof body !== "object" || body === null || Array.isArray(body))
-    throw new ApiError(errorName, `The body must be a JSON object with ${holding}`);
-  return body as Record<string, unknown>;
-}
-
-function refuseUnknown(
-  body: Record<string, unknown>,
-  allowed: readonly string[],
-  errorName: ErrorName,
-): void {
-  const unknown = Object.keys(body).filter((key) => !allowed.includes(key));
-  if (unknown.length > 0) {
-    throw new ApiError(
-      errorName,
-      `Unknown properties ${unknown.map((key) => `"${key}"`).join(", ")}; the body takes ${allowed.map((key) => `"${key}"`).join(", ")}`,
-    );
-  }
-}
-
 /** The name may be repeated in the body, as VoiceBase's examples do; then it must be the path's. */
-function sameName(body: Record<string, unknown>, field: string, pathName: string): void {
-  const given = body[field];
+function sameName(given: string | undefined, field: string, pathName: string): void {
   if (given !== undefined && given !== pathName) {
     throw new ApiError(
       "definitionNameMismatch",
@@ -229,69 +448,7 @@ function sameName(body: Record<string, unknown>, field: string, pathName: string
   }
 }
 
-function checkName(name: string, field: string, errorName: ErrorName): void {
-  if (name.length > MAX_NAME_LENGTH)
-    throw new ApiError(errorName, `"${field}" must be at most ${MAX_NAME_LENGTH} characters`);
-  if (!NAME.test(name))
-    throw new ApiError(errorName, `"${field}" may contain only letters, digits, ".", "_" and "-"`);
-}
-
-/** An optional string property, at most `max` characters. */
-function optionalText(
-  body: Record<string, unknown>,
-  field: string,
-  max: number,
-  errorName: ErrorName,
-): string | undefined {
-  const value = body[field];
-  if (value === undefined) return undefined;
-  if (typeof value !== "string") throw new ApiError(errorName, `"${field}" must be a string`);
-  if (value.length > max) throw new ApiError(errorName, `"${field}" must be at most ${max} characters`);
-  return value;
-}
-
 // Categories
-
-const CATEGORY_FIELDS = ["categoryName", "categoryDescription", "query", "tags", "notes", "version"];
-
-function parseCategory(raw: unknown, categoryName: string): Category {
-  const body = objectBody(raw, "categoryInvalid", '"query" (and optionally "categoryDescription")');
-  refuseUnknown(body, CATEGORY_FIELDS, "categoryInvalid");
-  sameName(body, "categoryName", categoryName);
-  checkName(categoryName, "categoryName", "categoryInvalid");
-  const { query, tags } = body;
-  if (typeof query !== "string")
-    throw new ApiError("categoryInvalid", '"query" is required: a string in Hark\'s query language');
-  const parsed = parseCategoryQuery(query);
-  if (!parsed.ok) throw new ApiError("categoryQueryInvalid", `"query" cannot be used: ${parsed.error}`);
-  if (
-    tags !== undefined &&
-    (!Array.isArray(tags) ||
-      tags.length > MAX_TAGS ||
-      !tags.every((tag) => typeof tag === "string" && tag !== "" && tag.length <= MAX_TAG_LENGTH))
-  ) {
-    throw new ApiError(
-      "categoryInvalid",
-      `"tags" must be an array of at most ${MAX_TAGS} non-empty strings of at most ${MAX_TAG_LENGTH} characters`,
-    );
-  }
-  const categoryDescription = optionalText(
-    body,
-    "categoryDescription",
-    MAX_DESCRIPTION_LENGTH,
-    "categoryInvalid",
-  );
-  const notes = optionalText(body, "notes", MAX_NOTES_LENGTH, "categoryInvalid");
-  const version = optionalText(body, "version", MAX_VERSION_LENGTH, "categoryInvalid");
-  return {
-    categoryName,
-    query,
-    ...(categoryDescription !== undefined && { categoryDescription }),
-    ...(tags !== undefined && { tags: tags as string[] }),
-    ...(notes !== undefined && { notes }),
-    ...(version !== undefined && { version }),
-  };
-}
 
 /** VoiceBase's `VbCategory`. */
 function categoryDocument(category: StoredCategory) {
@@ -308,56 +465,6 @@ function categoryDocument(category: StoredCategory) {
 }
 
 // Classifiers
-
-function parseTraining(
-  raw: unknown,
-  classifierName: string,
-): { examples: TrainingExample[]; positiveLabel?: string } {
-  const body = objectBody(raw, "classifierInvalid", '"examples": [{"text", "label"}, ...]');
-  refuseUnknown(body, ["classifierName", "examples", "positiveLabel"], "classifierInvalid");
-  sameName(body, "classifierName", classifierName);
-  checkName(classifierName, "classifierName", "classifierInvalid");
-  if (isUuid(classifierName)) {
-    throw new ApiError(
-      "classifierInvalid",
-      '"classifierName" must not have the form of a classifier id (a UUID): a classifier is looked up by either',
-    );
-  }
-  const { examples, positiveLabel } = body;
-  if (!Array.isArray(examples) || examples.length === 0)
-    throw new ApiError(
-      "classifierInvalid",
-      '"examples" must be a non-empty array of {"text", "label"} objects',
-    );
-  if (examples.length > MAX_CLASSIFIER_EXAMPLES)
-    throw new ApiError(
-      "classifierInvalid",
-      `"examples" may hold at most ${MAX_CLASSIFIER_EXAMPLES} examples`,
-    );
-  const checked: TrainingExample[] = examples.map((example: unknown, position) => {
-    const where = `"examples[${position}]"`;
-    if (typeof example !== "object" || example === null || Array.isArray(example))
-      throw new ApiError("classifierInvalid", `${where} must be an object with "text" and "label"`);
-    const { text, label, ...rest } = example as Record<string, unknown>;
-    const extra = Object.keys(rest);
-    if (extra.length > 0)
-      throw new ApiError(
-        "classifierInvalid",
-        `${where} has unknown properties ${extra.join(", ")}; give only "text" and "label"`,
-      );
-    if (typeof text !== "string" || text.trim() === "")
-      throw new ApiError("classifierInvalid", `${where}.text must be a non-empty string`);
-    if (typeof label !== "string" || label === "" || label.length > MAX_LABEL_LENGTH)
-      throw new ApiError(
-        "classifierInvalid",
-        `${where}.label must be a string of 1 to ${MAX_LABEL_LENGTH} characters`,
-      );
-    return { text, label };
-  });
-  if (positiveLabel !== undefined && typeof positiveLabel !== "string")
-    throw new ApiError("classifierInvalid", '"positiveLabel" must be a string: one of the examples\' labels');
-  return { examples: checked, ...(positiveLabel !== undefined && { positiveLabel }) };
-}
 
 function train(examples: readonly TrainingExample[], positiveLabel: string | undefined): ClassifierModel {
   try {
@@ -403,34 +510,32 @@ const DEFAULT_DETECTION_LEVELS: Readonly<Record<DetectorName, DetectionLevel>> =
 };
 
 /**
- * VoiceBase's `VbDetectorModel` for each built-in detector. A detector's id is its name: Hark's detectors
- * are fixed rules, not models an account trains, so there is no other identity to give them.
+ * VoiceBase's `VbDetectorModel` of a built-in detector. A detector's id is its name: Hark's detectors are
+ * fixed rules, not models an account trains, so there is no other identity to give them.
  */
-function detectorDefinitions() {
-  return DETECTOR_NAMES.map((detectorName) => {
-    // The display name is detect()'s own; running a detector over no words is how to read it.
-    const [described] = detect({ words: [] }, [{ detectorName }]);
-    return {
-      detectorId: detectorName,
-      detectorName,
-      detectorVersion: DETECTOR_VERSION,
-      detectorDescription: described?.detectorDisplayName ?? detectorName,
-      detectorType: "binary",
-      classes: [{ classLabel: DETECTOR_CLASS_LABELS[detectorName], classValue: 1 }],
-      parameters: [
-        {
-          name: "detectionLevel",
-          optional: true,
-          type: "String",
-          valueSet: [...DETECTION_LEVELS],
-          defaultValue: DEFAULT_DETECTION_LEVELS[detectorName],
-        },
-        ...(detectorName === "Number"
-          ? [{ name: "minimumDigits", optional: true, type: "Integer", defaultValue: "1" }]
-          : []),
-      ],
-    };
-  });
+function detectorDefinition(detectorName: DetectorName) {
+  // The display name is detect()'s own; running a detector over no words is how to read it.
+  const [described] = detect({ words: [] }, [{ detectorName }]);
+  return {
+    detectorId: detectorName,
+    detectorName,
+    detectorVersion: DETECTOR_VERSION,
+    detectorDescription: described?.detectorDisplayName ?? detectorName,
+    detectorType: "binary",
+    classes: [{ classLabel: DETECTOR_CLASS_LABELS[detectorName], classValue: 1 }],
+    parameters: [
+      {
+        name: "detectionLevel",
+        optional: true,
+        type: "String",
+        valueSet: [...DETECTION_LEVELS],
+        defaultValue: DEFAULT_DETECTION_LEVELS[detectorName],
+      },
+      ...(detectorName === "Number"
+        ? [{ name: "minimumDigits", optional: true, type: "Integer", defaultValue: "1" }]
+        : []),
+    ],
+  };
 }
 
 // Metric groups

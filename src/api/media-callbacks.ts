@@ -3,47 +3,85 @@
  * with its state and every try; `POST .../callbacks/{deliveryId}/redeliver` starts a callback's schedule
  * again (new tries, the same body and `webhook-id`), also after it succeeded or was exhausted.
  */
-import type { FastifyInstance } from "fastify";
+import { Type } from "typebox";
 import { ApiError } from "../domain/errors.ts";
 import type { Services } from "../services.ts";
 import { attemptsOf, deliveriesOf, redeliver } from "../store/deliveries.ts";
 import { deliveryLogEntry } from "../documents/callbacks-section.ts";
 import { mediaUrl } from "../documents/media-document.ts";
-import { findMedia } from "./media-lookup.ts";
-import { isUuid } from "../domain/ids.ts";
+import type { HarkApp } from "./hark-app.ts";
+import { findMedia, MediaParams } from "./media-lookup.ts";
+import { accountRefusals, harkAddition, response, UuidParameter } from "./schemas/common.ts";
+import { CallbackLog, CallbackLogEntry } from "./schemas/media.ts";
 
-export function registerCallbackRoutes(app: FastifyInstance, services: Services): void {
+const TAGS = ["Callbacks"];
+
+const DeliveryParams = Type.Object({
+  ...MediaParams.properties,
+  deliveryId: UuidParameter("The callback's `deliveryId`, as the delivery log gives it."),
+});
+
+export function registerCallbackRoutes(app: HarkApp, services: Services): void {
   const { db, settings, clock } = services;
 
-  app.get("/v3/media/:mediaId/callbacks", async (request) => {
-    const media = await findMedia(services, request);
-    const [deliveries, attempts] = await Promise.all([
-      deliveriesOf(db, media.mediaId),
-      attemptsOf(db, media.mediaId),
-    ]);
-    return {
-      _links: { self: { href: `${mediaUrl(settings.publicUrl, media.mediaId)}/callbacks` } },
-      mediaId: media.mediaId,
-      callbacks: deliveries.map((delivery) =>
-        deliveryLogEntry(delivery, attempts.get(delivery.deliveryId) ?? []),
-      ),
-    };
-  });
+  app.get(
+    "/v3/media/:mediaId/callbacks",
+    {
+      schema: {
+        operationId: "getCallbacksById",
+        tags: TAGS,
+        summary: "Get the delivery log: each callback, its state and every try",
+        ...harkAddition(),
+        params: MediaParams,
+        response: { 200: response(CallbackLog, "The delivery log."), ...accountRefusals("notFound") },
+      },
+    },
+    async (request) => {
+      const media = await findMedia(services, request.account.accountId, request.params.mediaId);
+      const [deliveries, attempts] = await Promise.all([
+        deliveriesOf(db, media.mediaId),
+        attemptsOf(db, media.mediaId),
+      ]);
+      return {
+        _links: { self: { href: `${mediaUrl(settings.publicUrl, media.mediaId)}/callbacks` } },
+        mediaId: media.mediaId,
+        callbacks: deliveries.map((delivery) =>
+          deliveryLogEntry(delivery, attempts.get(delivery.deliveryId) ?? []),
+        ),
+      };
+    },
+  );
 
-  app.post("/v3/media/:mediaId/callbacks/:deliveryId/redeliver", async (request, reply) => {
-    const media = await findMedia(services, request);
-    const { deliveryId } = request.params as { deliveryId: string };
-    const result = isUuid(deliveryId)
-      ? await redeliver(db, media.mediaId, deliveryId.toLowerCase(), clock.now())
-      : undefined;
-    if (result === undefined) {
-      throw new ApiError("notFound", `This media has no callback ${JSON.stringify(deliveryId)}`);
-    }
-    if (typeof result === "string") throw new ApiError("redeliveryRefused", refusal(result));
-    services.events.emit("delivery.scheduled", { deliveryId: result.deliveryId, mediaId: media.mediaId });
-    const attempts = (await attemptsOf(db, media.mediaId)).get(result.deliveryId) ?? [];
-    return reply.status(202).send(deliveryLogEntry(result, attempts));
-  });
+  app.post(
+    "/v3/media/:mediaId/callbacks/:deliveryId/redeliver",
+    {
+      schema: {
+        operationId: "redeliverCallback",
+        tags: TAGS,
+        summary: "Send a callback again, from a fresh schedule",
+        ...harkAddition(
+          "The same body and `webhook-id` as before, also after the callback succeeded or was exhausted. Refused while processing has not ended, for a skipped callback, and while a burst of tries is running. Takes no body.",
+        ),
+        params: DeliveryParams,
+        response: {
+          202: response(CallbackLogEntry, "Scheduled; the callback's log entry."),
+          ...accountRefusals("notFound", "redeliveryRefused"),
+        },
+      },
+    },
+    async (request, reply) => {
+      const media = await findMedia(services, request.account.accountId, request.params.mediaId);
+      const { deliveryId } = request.params;
+      const result = await redeliver(db, media.mediaId, deliveryId.toLowerCase(), clock.now());
+      if (result === undefined) {
+        throw new ApiError("notFound", `This media has no callback ${JSON.stringify(deliveryId)}`);
+      }
+      if (typeof result === "string") throw new ApiError("redeliveryRefused", refusal(result));
+      services.events.emit("delivery.scheduled", { deliveryId: result.deliveryId, mediaId: media.mediaId });
+      const attempts = (await attemptsOf(db, media.mediaId)).get(result.deliveryId) ?? [];
+      return reply.status(202).send(deliveryLogEntry(result, attempts));
+    },
+  );
 }
 
 /** Why a redelivery was refused, by the state the callback was in. */

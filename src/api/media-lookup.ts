@@ -1,17 +1,24 @@
 /** Finding the media item a `/v3/media/{mediaId}/...` request names, as its account sees it. */
-import type { FastifyRequest } from "fastify";
+import { Type } from "typebox";
 import { ApiError } from "../domain/errors.ts";
+import type { MediaRecord } from "../domain/media.ts";
 import type { Services } from "../services.ts";
 import { getMedia } from "../store/media.ts";
-import { isUuid } from "../domain/ids.ts";
-import type { MediaRecord } from "../domain/media.ts";
+import { UuidParameter } from "./schemas/common.ts";
+
+export const MediaParams = Type.Object({
+  mediaId: UuidParameter(
+    "The media item's id, as the upload answered it. Another account's media is not found, as missing media is.",
+  ),
+});
 
 /** Another account's media answers exactly as missing media does: the caller learns nothing of it. */
-export async function findMedia(services: Services, request: FastifyRequest): Promise<MediaRecord> {
-  const { mediaId } = request.params as { mediaId: string };
-  const media = isUuid(mediaId)
-    ? await getMedia(services.db, mediaId.toLowerCase(), request.account.accountId)
-    : undefined;
+export async function findMedia(
+  services: Services,
+  accountId: string,
+  mediaId: string,
+): Promise<MediaRecord> {
+  const media = await getMedia(services.db, mediaId.toLowerCase(), accountId);
   if (!media) throw new ApiError("notFound", `There is no media ${JSON.stringify(mediaId)} in this account`);
   return media;
 }

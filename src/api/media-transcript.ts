@@ -3,53 +3,97 @@
  * the envelope and the transcript, `alternateFormats` only as `includeAlternateFormat` asks) and
  * `GET /v3/media/{mediaId}/transcript/{text|srt|webvtt|dfxp}`, each with the spec's Content-Type.
  */
-import type { FastifyInstance } from "fastify";
-import type { Transcript } from "../domain/transcript.ts";
-import { ApiError } from "../domain/errors.ts";
-import { CONTENT_TYPES, RENDERED_FORMATS, type RenderedFormat, renderFormat } from "../formats/index.ts";
-import type { Services } from "../services.ts";
+import { Type } from "typebox";
 import { transcriptDocument } from "../documents/media-document.ts";
-import { findMedia, requireFinished, requirePlaintext } from "./media-lookup.ts";
+import type { Transcript } from "../domain/transcript.ts";
+import { CONTENT_TYPES, RENDERED_FORMATS, renderFormat } from "../formats/index.ts";
+import type { Services } from "../services.ts";
+import type { HarkApp } from "./hark-app.ts";
+import { findMedia, MediaParams, requireFinished, requirePlaintext } from "./media-lookup.ts";
+import { accountRefusals, response } from "./schemas/common.ts";
+import { TranscriptDocument } from "./schemas/media.ts";
 
-export function registerTranscriptRoutes(app: FastifyInstance, services: Services): void {
-  app.get("/v3/media/:mediaId/transcript", async (request) => {
-    const media = await findMedia(services, request);
-    requirePlaintext(media);
-    requireFinished(media, "transcript");
-    const asked = alternateFormatsAsked(
-      (request.query as Record<string, string | string[]>).includeAlternateFormat,
-    );
-    return transcriptDocument(media, services.settings.publicUrl, asked);
-  });
+const TAGS = ["Media"];
 
-  app.get("/v3/media/:mediaId/transcript/:format", async (request, reply) => {
-    const { format } = request.params as { format: string };
-    if (!(RENDERED_FORMATS as readonly string[]).includes(format)) {
-      throw new ApiError(
-        "notFound",
-        `There is no transcript format ${JSON.stringify(format)}; use ${RENDERED_FORMATS.join(", ")}`,
-      );
-    }
-    const media = await findMedia(services, request);
-    requirePlaintext(media);
-    requireFinished(media, "transcript");
-    const transcript = media.sections.transcript as Transcript;
-    return reply
-      .header("content-type", CONTENT_TYPES[format as RenderedFormat])
-      .send(renderFormat(format as RenderedFormat, transcript.words));
-  });
-}
+const FORMATS_IN_WORDS = RENDERED_FORMATS.join(", ");
 
-function alternateFormatsAsked(value: string | string[] | undefined): string[] {
-  const asked = (Array.isArray(value) ? value : value === undefined ? [] : [value]).flatMap((v) =>
-    v.split(","),
+const TranscriptQuery = Type.Object(
+  {
+    includeAlternateFormat: Type.Optional(
+      Type.Array(
+        Type.String({
+          pattern: `^(${RENDERED_FORMATS.join("|")})(,(${RENDERED_FORMATS.join("|")}))*$`,
+          "x-allowed": `${FORMATS_IN_WORDS}, comma-separated or repeated`,
+        }),
+        {
+          description: `Renderings to add to \`transcript.alternateFormats\` (base64): ${FORMATS_IN_WORDS}, comma-separated or repeated.`,
+        },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const FormatParams = Type.Object({
+  ...MediaParams.properties,
+  format: Type.Enum(RENDERED_FORMATS, { description: "The rendering." }),
+});
+
+export function registerTranscriptRoutes(app: HarkApp, services: Services): void {
+  app.get(
+    "/v3/media/:mediaId/transcript",
+    {
+      schema: {
+        operationId: "getTranscript",
+        tags: TAGS,
+        summary: "Get the JSON transcript",
+        description:
+          "The envelope and the transcript of a finished item. An encrypted item's transcript is only inside its encrypted results (404 here).",
+        params: MediaParams,
+        querystring: TranscriptQuery,
+        response: {
+          200: response(TranscriptDocument, "The transcript document."),
+          ...accountRefusals("invalidRequest", "notFound", "notFinished"),
+        },
+      },
+    },
+    async (request) => {
+      const media = await findMedia(services, request.account.accountId, request.params.mediaId);
+      requirePlaintext(media);
+      requireFinished(media, "transcript");
+      const asked = (request.query.includeAlternateFormat ?? []).flatMap((value) => value.split(","));
+      return transcriptDocument(media, services.settings.publicUrl, asked);
+    },
   );
-  const unknown = asked.filter((format) => !(RENDERED_FORMATS as readonly string[]).includes(format));
-  if (unknown.length > 0) {
-    throw new ApiError(
-      "invalidRequest",
-      `includeAlternateFormat takes ${RENDERED_FORMATS.join(", ")}; got ${unknown.join(", ")}`,
-    );
-  }
-  return asked;
+
+  app.get(
+    "/v3/media/:mediaId/transcript/:format",
+    {
+      schema: {
+        operationId: "getTranscriptInFormat",
+        tags: TAGS,
+        summary: "Get the transcript rendered as text, SRT, WebVTT or DFXP",
+        description:
+          "VoiceBase lists one path per format (`getTextById`, `getSubtitlesById`, `getSubtitleWebVttById`, `getSubtitleDfxpById`); the Content-Type is the format's.",
+        params: FormatParams,
+        response: {
+          200: {
+            description: "The rendering.",
+            content: Object.fromEntries(
+              RENDERED_FORMATS.map((format) => [CONTENT_TYPES[format], { schema: Type.String() }]),
+            ),
+          },
+          ...accountRefusals("notFound", "notFinished"),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { format } = request.params;
+      const media = await findMedia(services, request.account.accountId, request.params.mediaId);
+      requirePlaintext(media);
+      requireFinished(media, "transcript");
+      const transcript = media.sections.transcript as Transcript;
+      return reply.header("content-type", CONTENT_TYPES[format]).send(renderFormat(format, transcript.words));
+    },
+  );
 }

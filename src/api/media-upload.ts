@@ -6,7 +6,8 @@
  */
 import { randomUUID } from "node:crypto";
 import type { Readable } from "node:stream";
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyRequest } from "fastify";
+import { Type } from "typebox";
 import { mediaPrefix, originalKey } from "../blobs/blob-store.ts";
 import { ApiError, type ErrorEntry, errorEntry } from "../domain/errors.ts";
 import { contentTypeOfFileName, UNKNOWN_CONTENT_TYPE } from "../pipeline/media-content-type.ts";
@@ -16,6 +17,10 @@ import { definitionsFor } from "../store/definitions-for.ts";
 import { getPublicKey } from "../store/public-keys.ts";
 import { checkOutboundUrl, parseConfiguration, parseMetadata } from "../intake/configuration.ts";
 import { mediaDocument } from "../documents/media-document.ts";
+import { ConfigurationSchema, MetadataSchema } from "../intake/configuration-schema.ts";
+import type { HarkApp } from "./hark-app.ts";
+import { accountRefusals, Binary, ref, response } from "./schemas/common.ts";
+import { MediaDocument } from "./schemas/media.ts";
 
 // VoiceBase's `transcript` part (aligning a given transcript) is not supported: it is refused as unknown.
 const TEXT_PARTS = ["configuration", "metadata", "mediaUrl"] as const;
@@ -27,80 +32,144 @@ interface Received {
   file?: { bytes: number; contentType: string | undefined };
 }
 
-export function registerUploadRoute(app: FastifyInstance, services: Services): void {
+/**
+ * The multipart body, as the OpenAPI description shows it. The route does not validate the body with it:
+ * the parts stream (the file straight into the blob store) and are checked as they arrive, then the
+ * texts by intake/configuration.ts with the very schemas referred to here.
+ */
+const UploadBody = Type.Object(
+  {
+    media: Type.Optional({
+      ...Binary(),
+      description: "The media file, streamed to storage. Give this or `mediaUrl`, not both.",
+    }),
+    mediaUrl: Type.Optional(
+      Type.String({
+        format: "uri",
+        description: "A public `https` URL Hark downloads the media from. Give this or `media`, not both.",
+      }),
+    ),
+    configuration: Type.Optional(ref(ConfigurationSchema, "JSON text (a plain field or a file part).")),
+    metadata: Type.Optional(ref(MetadataSchema, "JSON text (a plain field or a file part).")),
+  },
+  { additionalProperties: false },
+);
+
+export function registerUploadRoute(app: HarkApp, services: Services): void {
   const { settings, db, blobs, jobs, clock } = services;
 
-  app.post("/v3/media", async (request, reply) => {
-    if (!request.isMultipart()) {
-      throw new ApiError(
-        "unsupportedMediaType",
-        "Upload media as multipart/form-data with a 'media' file part (or a 'mediaUrl' field) and an optional 'configuration'",
-      );
-    }
-    const mediaId = randomUUID();
-    try {
-      const received = await receive(request, mediaId, services);
-      const faults: ErrorEntry[] = [];
-      const configuration = parseConfiguration(received.texts.configuration, {
-        allowHttp: settings.callbackAllowHttp,
-        allowPrivate: settings.callbackAllowPrivate,
-        allowCidrs: settings.callbackAllowCidrs,
-      });
-      if (!configuration.ok) faults.push(...configuration.errors);
-      const metadata = parseMetadata(received.texts.metadata);
-      if (!metadata.ok) faults.push(...metadata.errors);
-      const mediaUrl = received.texts.mediaUrl?.trim() || undefined;
-      faults.push(...sourceFaults(received, mediaUrl, settings));
-      if (configuration.ok) {
-        const wanted = configuration.value.encryption;
-        const key = wanted && (await getPublicKey(db, request.account.accountId, wanted.publicKeyId));
-        if (wanted && !key) {
-          faults.push(
-            errorEntry(
-              "publicKeyNotFound",
-              `configuration.encryption.publicKeyId ${JSON.stringify(wanted.publicKeyId)} is not a public key of this account; upload it with POST /v3/security/public-keys`,
-            ),
-          );
-        }
-        if (wanted && key) wanted.publicKeyHash = key.publicKeyHash;
-        const { missing } = await definitionsFor(db, request.account.accountId, configuration.value.analyses);
-        for (const name of missing) {
-          faults.push(
-            errorEntry("definitionNotFound", `${name} is not defined in this account; define it first`),
-          );
-        }
+  app.post(
+    "/v3/media",
+    {
+      schema: {
+        operationId: "postMedia",
+        tags: ["Media"],
+        summary: "Upload media for transcription and analysis",
+        description:
+          "Multipart: a `media` file (streamed to storage) or a `mediaUrl` Hark downloads, with an optional `configuration` and `metadata`, each JSON. Parts may come in any order; an unknown or repeated part is refused. The configuration is checked strictly and every fault is listed; nothing is stored when any is found. VoiceBase's `transcript` part (aligning a given transcript) is not supported.",
+        body: { content: { "multipart/form-data": { schema: UploadBody } } },
+        response: {
+          200: response(MediaDocument, "The media document, `status: accepted`."),
+          ...accountRefusals(
+            "invalidMultipart",
+            "configurationUnparseable",
+            "configurationPropertyNotAllowed",
+            "configurationInvalid",
+            "featureUnsupported",
+            "urlNotAllowed",
+            "definitionNotFound",
+            "publicKeyNotFound",
+            "metadataUnparseable",
+            "externalIdEmpty",
+            "externalIdTooLong",
+            "mediaMissing",
+            "mediaUrlMalformed",
+            "tooManyAttachments",
+            "invalidRequest",
+            "uploadTooLarge",
+            "unsupportedMediaType",
+          ),
+        },
+      },
+      // The body is read part by part by `receive` (below), not validated as a whole.
+      validatorCompiler: () => () => true,
+    },
+    async (request, reply) => {
+      if (!request.isMultipart()) {
+        throw new ApiError(
+          "unsupportedMediaType",
+          "Upload media as multipart/form-data with a 'media' file part (or a 'mediaUrl' field) and an optional 'configuration'",
+        );
       }
-      const [first, ...rest] = faults;
-      if (first) throw ApiError.of(first, ...rest);
-      if (!configuration.ok || !metadata.ok) throw new Error("unreachable");
-
-      const config = configuration.value;
-      await db.transaction(async (sql) => {
-        await insertMedia(sql, {
-          mediaId,
-          accountId: request.account.accountId,
-          configuration: config,
-          metadata: metadata.value,
-          mediaUrl,
-          mediaContentType: received.file ? (received.file.contentType ?? UNKNOWN_CONTENT_TYPE) : undefined,
-          originalBlob: received.file ? originalKey(mediaId) : undefined,
-          originalBytes: received.file?.bytes,
-          timeToLiveSeconds: config.timeToLiveInSeconds ?? settings.defaultTtlSeconds,
-          dateCreated: clock.now(),
-          deliveryIds: config.callbacks.map(() => randomUUID()),
+      const mediaId = randomUUID();
+      try {
+        const received = await receive(request, mediaId, services);
+        const faults: ErrorEntry[] = [];
+        const configuration = parseConfiguration(received.texts.configuration, {
+          allowHttp: settings.callbackAllowHttp,
+          allowPrivate: settings.callbackAllowPrivate,
+          allowCidrs: settings.callbackAllowCidrs,
         });
-        await jobs.enqueueProcess(sql, mediaId, config.priority);
-      });
-    } catch (error) {
-      await blobs
-        .deletePrefix(mediaPrefix(mediaId))
-        .catch((e) => request.log.error({ err: e }, "cleanup failed"));
-      throw error;
-    }
-    const media = await getMedia(db, mediaId);
-    if (!media) throw new Error(`media ${mediaId} vanished right after its upload`);
-    return reply.status(200).send(mediaDocument(media, settings.publicUrl));
-  });
+        if (!configuration.ok) faults.push(...configuration.errors);
+        const metadata = parseMetadata(received.texts.metadata);
+        if (!metadata.ok) faults.push(...metadata.errors);
+        const mediaUrl = received.texts.mediaUrl?.trim() || undefined;
+        faults.push(...sourceFaults(received, mediaUrl, settings));
+        if (configuration.ok) {
+          const wanted = configuration.value.encryption;
+          const key = wanted && (await getPublicKey(db, request.account.accountId, wanted.publicKeyId));
+          if (wanted && !key) {
+            faults.push(
+              errorEntry(
+                "publicKeyNotFound",
+                `configuration.encryption.publicKeyId ${JSON.stringify(wanted.publicKeyId)} is not a public key of this account; upload it with POST /v3/security/public-keys`,
+              ),
+            );
+          }
+          if (wanted && key) wanted.publicKeyHash = key.publicKeyHash;
+          const { missing } = await definitionsFor(
+            db,
+            request.account.accountId,
+            configuration.value.analyses,
+          );
+          for (const name of missing) {
+            faults.push(
+              errorEntry("definitionNotFound", `${name} is not defined in this account; define it first`),
+            );
+          }
+        }
+        const [first, ...rest] = faults;
+        if (first) throw ApiError.of(first, ...rest);
+        if (!configuration.ok || !metadata.ok) throw new Error("unreachable");
+
+        const config = configuration.value;
+        await db.transaction(async (sql) => {
+          await insertMedia(sql, {
+            mediaId,
+            accountId: request.account.accountId,
+            configuration: config,
+            metadata: metadata.value,
+            mediaUrl,
+            mediaContentType: received.file ? (received.file.contentType ?? UNKNOWN_CONTENT_TYPE) : undefined,
+            originalBlob: received.file ? originalKey(mediaId) : undefined,
+            originalBytes: received.file?.bytes,
+            timeToLiveSeconds: config.timeToLiveInSeconds ?? settings.defaultTtlSeconds,
+            dateCreated: clock.now(),
+            deliveryIds: config.callbacks.map(() => randomUUID()),
+          });
+          await jobs.enqueueProcess(sql, mediaId, config.priority);
+        });
+      } catch (error) {
+        await blobs
+          .deletePrefix(mediaPrefix(mediaId))
+          .catch((e) => request.log.error({ err: e }, "cleanup failed"));
+        throw error;
+      }
+      const media = await getMedia(db, mediaId);
+      if (!media) throw new Error(`media ${mediaId} vanished right after its upload`);
+      return reply.status(200).send(mediaDocument(media, settings.publicUrl));
+    },
+  );
 }
 
 async function receive(request: FastifyRequest, mediaId: string, services: Services): Promise<Received> {

@@ -8,7 +8,7 @@
  * Hark keeps it to sign. The list shows only its last 4 characters.
  */
 import { randomUUID } from "node:crypto";
-import type { FastifyInstance } from "fastify";
+import { Type } from "typebox";
 import { newSecret } from "../callbacks/signature.ts";
 import { ApiError } from "../domain/errors.ts";
 import type { Services } from "../services.ts";
@@ -19,127 +19,211 @@ import {
   getSigningSecret,
   isActive,
   listSigningSecrets,
-  type SigningSecret,
+  type SigningSecret as StoredSigningSecret,
 } from "../store/signing-secrets.ts";
-import { isUuid } from "../domain/ids.ts";
+import type { HarkApp } from "./hark-app.ts";
+import {
+  accountRefusals,
+  harkAddition,
+  JSON_BODY_ERRORS,
+  NoContent,
+  ref,
+  response,
+  UuidParameter,
+} from "./schemas/common.ts";
+import {
+  NewSigningSecret,
+  SigningSecret,
+  SigningSecretExpiry,
+  SigningSecretList,
+  SigningSecretSummary,
+} from "./schemas/security.ts";
+import { faults } from "./validation.ts";
 
 const SECRETS = "/v3/security/signing-secrets";
 
 /** Every active secret adds about 50 bytes to each try's headers; a rotation needs two. */
 export const MAX_ACTIVE_SECRETS = 10;
-/** A rotation long enough for any receiver to deploy its new secret; longer is a secret left behind. */
-export const MAX_EXPIRY_SECONDS = 7 * 24 * 60 * 60;
 /** A response carrying a secret in full is kept by no cache on the way. */
 const NO_STORE = "no-store";
 
-export function registerSigningSecretRoutes(app: FastifyInstance, services: Services): void {
+const TAGS = ["Security"];
+
+const SecretParams = Type.Object({
+  secretId: {
+    ...UuidParameter("The secret's `secretId`."),
+    "x-allowed": `a UUID, a secretId as GET ${SECRETS} lists them`,
+  },
+});
+
+/**
+ * Creating a secret has no options yet. No body is taken, or an empty object, so that clients sending `{}`
+ * work; anything in it is refused rather than ignored. Fastify validates a missing body as `null`.
+ */
+const NoOptions = Type.Unsafe<Record<string, never> | null>({
+  type: ["object", "null"],
+  maxProperties: 0,
+  "x-allowed": "empty (no body, or {}): creating a signing secret takes no options",
+});
+
+const NoStoreHeader = {
+  "cache-control": Type.Literal(NO_STORE, { description: "The answer holds the secret: no cache keeps it." }),
+};
+
+export function registerSigningSecretRoutes(app: HarkApp, services: Services): void {
   const { db, clock, settings } = services;
 
-  app.post(SECRETS, async (request, reply) => {
-    const body = request.body;
-    // No options yet; a body is allowed so that clients sending `{}` work, but nothing in it is ignored.
-    if (body !== undefined && body !== null) {
-      if (typeof body !== "object" || Array.isArray(body) || Object.keys(body).length > 0)
-        throw new ApiError("invalidRequest", "Creating a signing secret takes no body (or an empty object)");
-    }
-    const created = await createSigningSecret(
-      db,
-      request.account.accountId,
-      { secretId: randomUUID(), secret: newSecret() },
-      clock.now(),
-      MAX_ACTIVE_SECRETS,
-    );
-    if (!created) {
-      throw new ApiError(
-        "signingSecretLimit",
-        `This account has ${MAX_ACTIVE_SECRETS} active signing secrets, the most a callback is signed with; delete or expire one first`,
+  app.post(
+    SECRETS,
+    {
+      schema: {
+        operationId: "createSigningSecret",
+        tags: TAGS,
+        summary: "Create a signing secret",
+        ...harkAddition(
+          `A new \`whsec_...\` secret; from now on it signs every callback try of the account (\`webhook-signature\`, Standard Webhooks). At most ${MAX_ACTIVE_SECRETS} are active at once. Takes no body, or an empty JSON object.`,
+        ),
+        body: NoOptions,
+        response: {
+          201: { ...response(NewSigningSecret, "The new secret, shown in full."), headers: NoStoreHeader },
+          ...accountRefusals("signingSecretLimit", ...JSON_BODY_ERRORS),
+        },
+      },
+    },
+    async (request, reply) => {
+      const created = await createSigningSecret(
+        db,
+        request.account.accountId,
+        { secretId: randomUUID(), secret: newSecret() },
+        clock.now(),
+        MAX_ACTIVE_SECRETS,
       );
-    }
-    return reply.status(201).header("cache-control", NO_STORE).send({
-      secretId: created.secretId,
-      secret: created.secret,
-      dateCreated: created.dateCreated.toISOString(),
-    });
-  });
+      if (!created) {
+        throw new ApiError(
+          "signingSecretLimit",
+          `This account has ${MAX_ACTIVE_SECRETS} active signing secrets, the most a callback is signed with; delete or expire one first`,
+        );
+      }
+      return reply.status(201).header("cache-control", NO_STORE).send({
+        secretId: created.secretId,
+        secret: created.secret,
+        dateCreated: created.dateCreated.toISOString(),
+      });
+    },
+  );
 
-  app.get(SECRETS, async (request) => {
-    const now = clock.now();
-    return {
-      _links: { self: { href: `${settings.publicUrl}${SECRETS}` } },
-      secrets: (await listSigningSecrets(db, request.account.accountId)).map((secret) =>
-        summaryOf(secret, now),
-      ),
-    };
-  });
+  app.get(
+    SECRETS,
+    {
+      schema: {
+        operationId: "listSigningSecrets",
+        tags: TAGS,
+        summary: "List the signing secrets (only the last 4 characters of each)",
+        ...harkAddition(),
+        response: { 200: response(SigningSecretList, "The secrets."), ...accountRefusals() },
+      },
+    },
+    async (request) => {
+      const now = clock.now();
+      return {
+        _links: { self: { href: `${settings.publicUrl}${SECRETS}` } },
+        secrets: (await listSigningSecrets(db, request.account.accountId)).map((secret) =>
+          summaryOf(secret, now),
+        ),
+      };
+    },
+  );
 
-  app.get<{ Params: { secretId: string } }>(`${SECRETS}/:secretId`, async (request, reply) => {
-    const { secretId } = request.params;
-    const secret = isUuid(secretId)
-      ? await getSigningSecret(db, request.account.accountId, secretId)
-      : undefined;
-    if (!secret) throw notFound(secretId);
-    return reply.header("cache-control", NO_STORE).send(documentOf(secret, clock.now()));
-  });
+  app.get(
+    `${SECRETS}/:secretId`,
+    {
+      schema: {
+        operationId: "getSigningSecret",
+        tags: TAGS,
+        summary: "Get a signing secret, in full",
+        ...harkAddition(),
+        params: SecretParams,
+        response: {
+          200: { ...response(SigningSecret, "The secret."), headers: NoStoreHeader },
+          ...accountRefusals("notFound"),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { secretId } = request.params;
+      const secret = await getSigningSecret(db, request.account.accountId, secretId);
+      if (!secret) throw notFound(secretId);
+      return reply.header("cache-control", NO_STORE).send(documentOf(secret, clock.now()));
+    },
+  );
 
-  app.delete<{ Params: { secretId: string } }>(`${SECRETS}/:secretId`, async (request, reply) => {
-    const { secretId } = request.params;
-    if (!isUuid(secretId) || !(await deleteSigningSecret(db, request.account.accountId, secretId)))
-      throw notFound(secretId);
-    return reply.status(204).send();
-  });
+  app.delete(
+    `${SECRETS}/:secretId`,
+    {
+      schema: {
+        operationId: "deleteSigningSecret",
+        tags: TAGS,
+        summary: "Delete a signing secret: it signs no more",
+        ...harkAddition(),
+        params: SecretParams,
+        response: { 204: NoContent("Deleted."), ...accountRefusals("notFound") },
+      },
+    },
+    async (request, reply) => {
+      const { secretId } = request.params;
+      if (!(await deleteSigningSecret(db, request.account.accountId, secretId))) throw notFound(secretId);
+      return reply.status(204).send();
+    },
+  );
 
-  app.post<{ Params: { secretId: string } }>(`${SECRETS}/:secretId/expire`, async (request) => {
-    const { secretId } = request.params;
-    if (!isUuid(secretId)) throw notFound(secretId);
-    const afterSeconds = parseExpiry(request.body);
-    const now = clock.now();
-    const result = await expireSigningSecret(
-      db,
-      request.account.accountId,
-      secretId,
-      new Date(now.getTime() + afterSeconds * 1000),
-      now,
-    );
-    if (!result) throw notFound(secretId);
-    if (!result.changed) {
-      throw new ApiError(
-        "signingSecretExpired",
-        `The signing secret ${secretId} expired at ${result.secret.dateExpires?.toISOString()}; an expired secret stays expired (delete it, or create a new one)`,
+  app.post(
+    `${SECRETS}/:secretId/expire`,
+    {
+      schema: {
+        operationId: "expireSigningSecret",
+        tags: TAGS,
+        summary: "Give a signing secret an expiry, for rotation",
+        ...harkAddition(
+          "It signs until then, never after; `afterSeconds: 0` expires it now. An expiring secret may be given another time; an expired secret stays expired.",
+        ),
+        params: SecretParams,
+        body: ref(SigningSecretExpiry),
+        response: {
+          200: response(SigningSecretSummary, "The secret, as lists show it."),
+          ...accountRefusals(
+            "signingSecretExpiryInvalid",
+            "notFound",
+            "signingSecretExpired",
+            ...JSON_BODY_ERRORS,
+          ),
+        },
+      },
+      schemaErrorFormatter: faults({ body: "signingSecretExpiryInvalid" }),
+    },
+    async (request) => {
+      const { secretId } = request.params;
+      const now = clock.now();
+      const result = await expireSigningSecret(
+        db,
+        request.account.accountId,
+        secretId,
+        new Date(now.getTime() + request.body.afterSeconds * 1000),
+        now,
       );
-    }
-    return summaryOf(result.secret, now);
-  });
-}
-
-/** `{"afterSeconds": N}`, N a whole number of seconds from 0 (now) to 7 days. Pure. */
-export function parseExpiry(body: unknown): number {
-  const shape = `a JSON object {"afterSeconds": N}, N whole seconds from 0 to ${MAX_EXPIRY_SECONDS} (7 days)`;
-  if (typeof body !== "object" || body === null || Array.isArray(body))
-    throw new ApiError("signingSecretExpiryInvalid", `The body must be ${shape}`);
-  const unknown = Object.keys(body).filter((key) => key !== "afterSeconds");
-  if (unknown.length > 0) {
-    throw new ApiError(
-      "signingSecretExpiryInvalid",
-      `Unknown properties ${unknown.map((key) => `"${key}"`).join(", ")}; the body must be ${shape}`,
-    );
-  }
-  const { afterSeconds } = body as { afterSeconds?: unknown };
-  if (
-    typeof afterSeconds !== "number" ||
-    !Number.isInteger(afterSeconds) ||
-    afterSeconds < 0 ||
-    afterSeconds > MAX_EXPIRY_SECONDS
-  ) {
-    throw new ApiError(
-      "signingSecretExpiryInvalid",
-      `"afterSeconds" must be a whole number from 0 to ${MAX_EXPIRY_SECONDS}; got ${JSON.stringify(afterSeconds) ?? "nothing"}`,
-    );
-  }
-  return afterSeconds;
+      if (!result) throw notFound(secretId);
+      if (!result.changed) {
+        throw new ApiError(
+          "signingSecretExpired",
+          `The signing secret ${secretId} expired at ${result.secret.dateExpires?.toISOString()}; an expired secret stays expired (delete it, or create a new one)`,
+        );
+      }
+      return summaryOf(result.secret, now);
+    },
+  );
 }
 
 /** A secret as its own GET shows it, the secret in full. */
-function documentOf(secret: SigningSecret, now: Date) {
+function documentOf(secret: StoredSigningSecret, now: Date) {
   return {
     secretId: secret.secretId,
     secret: secret.secret,
@@ -150,7 +234,7 @@ function documentOf(secret: SigningSecret, now: Date) {
 }
 
 /** A secret as lists show it: never the secret itself, only enough of it to tell which one it is. */
-function summaryOf(secret: SigningSecret, now: Date) {
+function summaryOf(secret: StoredSigningSecret, now: Date) {
   const { secret: full, ...rest } = documentOf(secret, now);
   return { ...rest, last4: full.slice(-4) };
 }

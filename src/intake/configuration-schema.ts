@@ -1,10 +1,11 @@
 /**
- * JSON Schema of the upload `configuration`, after VoiceBase's `VbConfiguration` (spec/voicebase/v3-api.yml)
- * with the callback rules of spec/callbacks.md. Every object refuses properties it does not name, as
- * VoiceBase's strict validation does. `x-allowed` says in words what a field accepts, for error messages
- * where the schema keyword alone would read poorly (a case-insensitive enum is a pattern).
+ * The upload's `configuration` and `metadata` as JSON Schema (TypeBox), after VoiceBase's `VbConfiguration`
+ * and `VbMetadata` (spec/voicebase/v3-api.yml) with the callback rules of spec/callbacks.md. The one
+ * source of their validation (configuration.ts), of their types (`ConfigurationInput`) and of their
+ * OpenAPI description. Every object refuses properties it does not name, as VoiceBase's strict
+ * validation does; `x-allowed` says in words what a field accepts (see schema-faults.ts).
  */
-
+import { type Static, type TProperties, Type } from "typebox";
 import {
   CALLBACK_TYPES,
   INCLUDE_SECTIONS,
@@ -13,124 +14,202 @@ import {
 } from "../domain/configuration.ts";
 import { TRANSCRIPT_FORMATS } from "../domain/transcript.ts";
 
-const string = { type: "string" } as const;
-const boolean = { type: "boolean" } as const;
-
-function object(properties: Record<string, unknown>, required: string[] = []) {
-  return { type: "object", properties, required, additionalProperties: false } as const;
-}
-
 export const MAX_CALLBACKS = 20;
 /** Ten years: a longer time to live is more likely a unit mistake than an intent. */
 export const MAX_TTL_SECONDS = 10 * 365 * 86400;
+export const MAX_EXTERNAL_ID_LENGTH = 255;
 
-const channel = object({ speakerName: string, speakerRole: string, ignore: boolean });
-const parameter = object({ parameter: string, value: string });
+/** An object that refuses properties it does not name. */
+function closed<Properties extends TProperties>(properties: Properties, options: object = {}) {
+  return Type.Object(properties, { additionalProperties: false, ...options });
+}
 
-const callback = object(
+const string = () => Type.String();
+const flag = () => Type.Optional(Type.Boolean());
+
+const Channel = closed({
+  speakerName: Type.Optional(string()),
+  speakerRole: Type.Optional(
+    Type.String({ description: "`agent` and `caller` name the parties of conversation metrics." }),
+  ),
+  ignore: flag(),
+});
+
+const Parameter = closed({ parameter: string(), value: string() });
+
+const Callback = closed(
   {
-    url: { type: "string", minLength: 1, maxLength: 4096 },
-    method: {
-      type: "string",
-      pattern: "^([Pp][Oo][Ss][Tt]|[Pp][Uu][Tt])$",
-      "x-allowed": "POST or PUT (any letter case)",
-    },
-    type: { enum: CALLBACK_TYPES },
-    format: { enum: TRANSCRIPT_FORMATS },
-    include: { type: "array", items: { enum: INCLUDE_SECTIONS }, uniqueItems: true },
-    stream: { enum: STREAM_NAMES },
+    url: Type.String({
+      minLength: 1,
+      maxLength: 4096,
+      description: "An `https` URL with a public host; called when processing ends.",
+    }),
+    method: Type.Optional(
+      Type.String({
+        pattern: "^([Pp][Oo][Ss][Tt]|[Pp][Uu][Tt])$",
+        "x-allowed": "POST or PUT (any letter case)",
+        description: "`POST` (default) or `PUT`, in any letter case.",
+      }),
+    ),
+    type: Type.Optional(Type.Enum(CALLBACK_TYPES, { description: "What is sent; `analytics` by default." })),
+    format: Type.Optional(
+      Type.Enum(TRANSCRIPT_FORMATS, { description: "Type `transcript` only; `json` by default." }),
+    ),
+    include: Type.Optional(
+      Type.Array(Type.Enum(INCLUDE_SECTIONS), {
+        uniqueItems: true,
+        description: "Type `analytics` only: the sections to send; all when omitted.",
+      }),
+    ),
+    stream: Type.Optional(
+      Type.Enum(STREAM_NAMES, { description: "Type `media` only; `original` by default." }),
+    ),
   },
-  ["url"],
+  { description: "One callback: a call to `url` when processing ends (spec: Callback configuration)." },
 );
 
-export const configurationSchema = object({
-  speechModel: object({
-    language: string,
-    features: { type: "array", items: string },
-    extensions: { type: "array", items: string },
-  }),
-  priority: { enum: ["low", "normal", "high"] },
-  ingest: object({
-    allowDeferredProcessing: boolean,
-    speakerName: { type: "string", minLength: 1, maxLength: 200 },
-    speakerRole: string,
-    channels: { type: "array", items: channel, minItems: 1, maxItems: 2 },
-    stereo: object({ left: channel, right: channel }, ["left", "right"]),
-    tracks: {
-      type: "array",
-      items: object({
-        trackIndex: { type: "integer" },
-        speakerName: string,
-        speakerRole: string,
-        channels: { type: "array", items: channel },
-      }),
-    },
-  }),
-  prediction: object({
-    classifiers: {
-      type: "array",
-      items: object({
-        classifierId: string,
-        classifierName: string,
-        version: string,
-        parameters: { type: "array", items: parameter },
-      }),
-    },
-    detectors: {
-      type: "array",
-      items: object({
-        detectorId: string,
-        detectorName: string,
-        version: string,
-        parameters: { type: "array", items: parameter },
-        redactor: object({
-          transcript: object({ replacement: string }),
-          audio: object({ tone: { type: "integer" }, gain: { type: "number" } }),
+const DetectorConfiguration = closed({
+  detectorId: Type.Optional(string()),
+  detectorName: Type.Optional(Type.String({ description: "`PCI`, `SSN` or `Number`." })),
+  version: Type.Optional(string()),
+  parameters: Type.Optional(Type.Array(Parameter)),
+  redactor: Type.Optional(
+    closed({
+      transcript: Type.Optional(closed({ replacement: string() })),
+      audio: Type.Optional(
+        closed({
+          tone: Type.Integer({ description: "Hz." }),
+          gain: Type.Number({ description: "0..1 of full scale." }),
         }),
-      }),
-    },
-  }),
-  metrics: {
-    type: "array",
-    uniqueItems: true,
-    items: object({ metricGroupName: { enum: METRIC_GROUP_NAMES } }, ["metricGroupName"]),
-  },
-  spotting: object({
-    groups: {
-      type: "array",
-      maxItems: 100,
-      uniqueItems: true,
-      items: object({ groupName: string }, ["groupName"]),
-    },
-  }),
-  knowledge: object({ enableDiscovery: boolean, enableExternalDataSources: boolean }),
-  transcript: object({
-    formatting: object({ enableNumberFormatting: boolean }),
-    contentFiltering: object({ enableProfanityFiltering: boolean }),
-  }),
-  vocabularies: { type: "array", items: { type: "object" } },
-  categories: {
-    type: "array",
-    maxItems: 1000,
-    items: object({ allCategories: boolean, categoryName: { type: "string", minLength: 1 } }),
-  },
-  speakerSentiments: boolean,
-  conversation: object({ verbNounPairsEnabled: boolean }),
-  publish: object(
-    {
-      callbacks: { type: "array", items: callback, maxItems: MAX_CALLBACKS },
-      enableAnalyticIndexing: boolean,
-    },
-    ["callbacks"],
+      ),
+    }),
   ),
-  searchability: object({ searchable: boolean }),
-  encryption: object({ publicKeyId: { type: "string", minLength: 1 } }, ["publicKeyId"]),
-  timeToLiveInSeconds: { type: "integer", minimum: 1, maximum: MAX_TTL_SECONDS },
 });
 
-export const metadataSchema = object({
-  title: { type: "string", maxLength: 1000 },
-  description: { type: "string", maxLength: 10000 },
-  externalId: string,
-  extended: { type: "object" },
-});
+export const ConfigurationSchema = closed(
+  {
+    speechModel: Type.Optional(
+      closed({
+        language: Type.Optional(Type.String({ description: "English only (`en-US`, `en`)." })),
+        features: Type.Optional(Type.Array(string())),
+        extensions: Type.Optional(Type.Array(string())),
+      }),
+    ),
+    priority: Type.Optional(Type.Enum(["low", "normal", "high"])),
+    ingest: Type.Optional(
+      closed({
+        allowDeferredProcessing: flag(),
+        speakerName: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+        speakerRole: Type.Optional(string()),
+        channels: Type.Optional(Type.Array(Channel, { minItems: 1, maxItems: 2 })),
+        stereo: Type.Optional(closed({ left: Channel, right: Channel })),
+        tracks: Type.Optional(
+          Type.Array(
+            closed({
+              trackIndex: Type.Optional(Type.Integer()),
+              speakerName: Type.Optional(string()),
+              speakerRole: Type.Optional(string()),
+              channels: Type.Optional(Type.Array(Channel)),
+            }),
+          ),
+        ),
+      }),
+    ),
+    prediction: Type.Optional(
+      closed({
+        classifiers: Type.Optional(
+          Type.Array(
+            closed({
+              classifierId: Type.Optional(string()),
+              classifierName: Type.Optional(string()),
+              version: Type.Optional(string()),
+              parameters: Type.Optional(Type.Array(Parameter)),
+            }),
+          ),
+        ),
+        detectors: Type.Optional(Type.Array(DetectorConfiguration)),
+      }),
+    ),
+    metrics: Type.Optional(
+      Type.Array(closed({ metricGroupName: Type.Enum(METRIC_GROUP_NAMES) }), { uniqueItems: true }),
+    ),
+    spotting: Type.Optional(
+      closed({
+        groups: Type.Optional(
+          Type.Array(closed({ groupName: string() }), { maxItems: 100, uniqueItems: true }),
+        ),
+      }),
+    ),
+    knowledge: Type.Optional(closed({ enableDiscovery: flag(), enableExternalDataSources: flag() })),
+    transcript: Type.Optional(
+      closed({
+        formatting: Type.Optional(closed({ enableNumberFormatting: flag() })),
+        contentFiltering: Type.Optional(closed({ enableProfanityFiltering: flag() })),
+      }),
+    ),
+    vocabularies: Type.Optional(Type.Array(Type.Object({}))),
+    categories: Type.Optional(
+      Type.Array(
+        closed({ allCategories: flag(), categoryName: Type.Optional(Type.String({ minLength: 1 })) }),
+        { maxItems: 1000 },
+      ),
+    ),
+    speakerSentiments: flag(),
+    conversation: Type.Optional(closed({ verbNounPairsEnabled: flag() })),
+    publish: Type.Optional(
+      closed({
+        callbacks: Type.Array(Callback, { maxItems: MAX_CALLBACKS }),
+        enableAnalyticIndexing: flag(),
+      }),
+    ),
+    searchability: Type.Optional(closed({ searchable: flag() })),
+    encryption: Type.Optional(closed({ publicKeyId: Type.String({ minLength: 1 }) })),
+    timeToLiveInSeconds: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_TTL_SECONDS })),
+  },
+  {
+    $id: "Configuration",
+    description:
+      "VoiceBase's `VbConfiguration`, as Hark takes it. Accepted by the schema but refused (11009): `transcript`, `searchability`, `vocabularies`, `ingest.tracks`, `speechModel.features` and `extensions`, a language other than English, the `talk-style-tone-and-volume` metrics.",
+    examples: [
+      {
+        ingest: {
+          stereo: {
+            left: { speakerName: "Agent", speakerRole: "agent" },
+            right: { speakerName: "Caller", speakerRole: "caller" },
+          },
+        },
+        prediction: {
+          detectors: [{ detectorName: "PCI", redactor: { transcript: { replacement: "[redacted]" } } }],
+        },
+        metrics: [{ metricGroupName: "overtalk" }, { metricGroupName: "talk-time-and-rate" }],
+        publish: {
+          callbacks: [
+            { url: "https://example.com/hark/analytics", include: ["metadata", "transcript", "knowledge"] },
+            { url: "https://example.com/hark/captions", type: "transcript", format: "webvtt", method: "PUT" },
+          ],
+        },
+      },
+    ],
+  },
+);
+export type ConfigurationInput = Static<typeof ConfigurationSchema>;
+export type CallbackInput = Static<typeof Callback>;
+export type ChannelInput = Static<typeof Channel>;
+
+export const MetadataSchema = closed(
+  {
+    title: Type.Optional(Type.String({ maxLength: 1000 })),
+    description: Type.Optional(Type.String({ maxLength: 10000 })),
+    externalId: Type.Optional(
+      Type.String({ description: `Your id for the item, 1 to ${MAX_EXTERNAL_ID_LENGTH} characters.` }),
+    ),
+    extended: Type.Optional(
+      Type.Record(Type.String(), Type.Unknown(), { description: "Anything, nested as you like." }),
+    ),
+  },
+  {
+    $id: "Metadata",
+    description: "VoiceBase's `VbMetadata`: your own description of the upload, shown back with it.",
+    examples: [{ title: "Inbound call", externalId: "crm-1234", extended: { queue: "billing" } }],
+  },
+);

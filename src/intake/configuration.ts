@@ -6,18 +6,20 @@
 import net from "node:net";
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { detectorRequestFault } from "../analytics/detectors.ts";
-import type { TranscriptFormat } from "../domain/transcript.ts";
 import { type ErrorEntry, errorEntry } from "../domain/errors.ts";
 import { addressPolicy, isAllowedAddress } from "../net/guard.ts";
-import { configurationSchema, metadataSchema } from "./configuration-schema.ts";
+import {
+  type CallbackInput,
+  type ConfigurationInput,
+  ConfigurationSchema,
+  MAX_EXTERNAL_ID_LENGTH,
+  MetadataSchema,
+} from "./configuration-schema.ts";
+import { faultText } from "./schema-faults.ts";
 import type {
   AnalysisPlan,
   DetectorRequest,
   MetricGroupName,
-  METRIC_GROUP_NAMES,
-  IncludeSection,
-  CallbackType,
-  StreamName,
   Callback,
   SpeakerChannel,
   Configuration,
@@ -33,14 +35,16 @@ export interface UrlPolicy {
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; errors: ErrorEntry[] };
 
-export const MAX_EXTERNAL_ID_LENGTH = 255;
-
 /** The validators, compiled on first use: nothing happens at import. */
-let validators: { configuration: ValidateFunction; metadata: ValidateFunction } | undefined;
+let validators:
+  { configuration: ValidateFunction<ConfigurationInput>; metadata: ValidateFunction<Metadata> } | undefined;
 function validatorsOf() {
   if (validators === undefined) {
     const ajv = new Ajv({ allErrors: true, verbose: true, strict: false });
-    validators = { configuration: ajv.compile(configurationSchema), metadata: ajv.compile(metadataSchema) };
+    validators = {
+      configuration: ajv.compile<ConfigurationInput>(ConfigurationSchema),
+      metadata: ajv.compile<Metadata>(MetadataSchema),
+    };
   }
   return validators;
 }
@@ -66,7 +70,7 @@ export function parseConfiguration(text: string | undefined, policy: UrlPolicy):
       errors: (validateConfiguration.errors ?? []).map((e) => schemaFault("configuration", e)),
     };
   }
-  const config = raw as ConfigurationInput;
+  const config = raw;
   const errors = [
     ...unsupportedFeatures(config),
     ...ingestFaults(config),
@@ -100,7 +104,7 @@ export function parseMetadata(text: string | undefined): Parsed<Metadata | undef
   if (!validateMetadata(raw)) {
     return { ok: false, errors: (validateMetadata.errors ?? []).map((e) => schemaFault("metadata", e)) };
   }
-  const metadata = raw as Metadata;
+  const metadata = raw;
   if (metadata.externalId !== undefined && metadata.externalId.trim() === "") {
     return fail(
       errorEntry("externalIdEmpty", "metadata.externalId is empty: leave it out or give it a value"),
@@ -117,100 +121,15 @@ export function parseMetadata(text: string | undefined): Parsed<Metadata | undef
   return { ok: true, value: metadata };
 }
 
-interface CallbackInput {
-  url: string;
-  method?: string;
-  type?: CallbackType;
-  format?: TranscriptFormat;
-  include?: IncludeSection[];
-  stream?: StreamName;
-}
-
-interface ChannelInput {
-  speakerName?: string;
-  speakerRole?: string;
-  ignore?: boolean;
-}
-
-interface ConfigurationInput {
-  speechModel?: { language?: string; features?: string[]; extensions?: string[] };
-  priority?: "low" | "normal" | "high";
-  ingest?: {
-    speakerName?: string;
-    channels?: ChannelInput[];
-    stereo?: { left: ChannelInput; right: ChannelInput };
-    tracks?: unknown[];
-  };
-  publish?: { callbacks: CallbackInput[] };
-  knowledge?: { enableDiscovery?: boolean };
-  spotting?: { groups?: { groupName: string }[] };
-  prediction?: {
-    detectors?: DetectorRequest[];
-    classifiers?: { classifierId?: string; classifierName?: string }[];
-  };
-  metrics?: { metricGroupName: (typeof METRIC_GROUP_NAMES)[number] }[];
-  categories?: { allCategories?: boolean; categoryName?: string }[];
-  speakerSentiments?: boolean;
-  conversation?: { verbNounPairsEnabled?: boolean };
-  encryption?: { publicKeyId: string };
-  timeToLiveInSeconds?: number;
-  [section: string]: unknown;
-}
-
 function fail<T>(entry: ErrorEntry): Parsed<T> {
   return { ok: false, errors: [entry] };
 }
 
-/** `/publish/callbacks/0/url` → `configuration.publish.callbacks[0].url` */
-function fieldName(root: string, instancePath: string): string {
-  return instancePath
-    .split("/")
-    .slice(1)
-    .reduce((name, part) => (/^\d+$/.test(part) ? `${name}[${part}]` : `${name}.${part}`), root);
-}
-
+/** A schema fault of the configuration or the metadata, with the code VoiceBase gives it. */
 function schemaFault(root: string, error: ErrorObject): ErrorEntry {
-  const field = fieldName(root, error.instancePath);
-  const schema = (error.parentSchema ?? {}) as { "x-allowed"?: string };
-  switch (error.keyword) {
-    case "additionalProperties": {
-      const property = (error.params as { additionalProperty: string }).additionalProperty;
-      const allowed = Object.keys((error.parentSchema as { properties?: object }).properties ?? {});
-      return errorEntry(
-        "configurationPropertyNotAllowed",
-        `The property (${property}) is not part of the ${field} ${root === field ? "" : "object "}and extra properties are not allowed; allowed: ${allowed.join(", ")}`.replace(
-          "  ",
-          " ",
-        ),
-      );
-    }
-    case "enum":
-      return errorEntry(
-        "configurationInvalid",
-        `${field} must be one of ${(error.params as { allowedValues: unknown[] }).allowedValues.join(", ")}; got ${JSON.stringify(error.data)}`,
-      );
-    case "pattern":
-      return errorEntry(
-        "configurationInvalid",
-        `${field} must be ${schema["x-allowed"] ?? `like ${error.schema}`}; got ${JSON.stringify(error.data)}`,
-      );
-    case "required":
-      return errorEntry(
-        "configurationInvalid",
-        `${fieldName(root, `${error.instancePath}/${(error.params as { missingProperty: string }).missingProperty}`)} is required`,
-      );
-    case "type":
-      return errorEntry(
-        "configurationInvalid",
-        `${field} must be ${article((error.params as { type: string }).type)}`,
-      );
-    default:
-      return errorEntry("configurationInvalid", `${field} ${error.message ?? "is invalid"}`);
-  }
-}
-
-function article(type: string): string {
-  return type === "object" || type === "array" || type === "integer" ? `an ${type}` : `a ${type}`;
+  const name =
+    error.keyword === "additionalProperties" ? "configurationPropertyNotAllowed" : "configurationInvalid";
+  return errorEntry(name, faultText(root, error));
 }
 
 /**

@@ -10,6 +10,7 @@ import { detect, type DetectorName } from "../../src/analytics/detectors.ts";
 import { metricsOf } from "../../src/analytics/metrics.ts";
 import { conversation } from "../analytics/conversation-transcript.ts";
 import { predictionTranscript } from "../analytics/prediction-transcript.ts";
+import { assertDescribedBy } from "../support/openapi-contract.ts";
 import { startTestHark, type TestHark, refused } from "../support/harness.ts";
 
 const PUBLIC_URL = "https://hark.example.com";
@@ -55,6 +56,7 @@ describe("definitions API", () => {
         keywords: ["data science", "machine learning", "data mining"],
       };
       assert.deepEqual(created.json(), group);
+      await assertDescribedBy("SpottingGroup", created.json());
       assert.deepEqual((await get(`${GROUPS}/data-science`)).json(), group);
 
       await put(`${GROUPS}/billing`, { keywords: ["invoice"] });
@@ -64,6 +66,7 @@ describe("definitions API", () => {
         _links: { self: { href: `${PUBLIC_URL}${GROUPS}` } },
         groups: [{ groupName: "billing", keywords: ["invoice"] }, group],
       });
+      await assertDescribedBy("SpottingGroupList", list.json());
     });
 
     test("PUT without groupName takes the path's; PUT again replaces the keywords", async () => {
@@ -94,14 +97,14 @@ describe("definitions API", () => {
     test("a bad body is refused with what to change, and nothing is stored", async () => {
       const cases: [unknown, RegExp][] = [
         [["data"], /JSON object/],
-        [{ keywords: [] }, /"keywords" must be a non-empty array/],
-        [{ keywords: "data science" }, /"keywords" must be a non-empty array/],
-        [{}, /"keywords" must be a non-empty array/],
-        [{ keywords: ["ok", 7] }, /"keywords\[1\]" must be a string/],
-        [{ keywords: ["ok", "   "] }, /"keywords\[1\]" is empty/],
+        [{ keywords: [] }, /keywords must be a non-empty array/],
+        [{ keywords: "data science" }, /keywords must be a non-empty array/],
+        [{}, /keywords is required: a non-empty array/],
+        [{ keywords: ["ok", 7] }, /keywords\[1\] must be a keyword or phrase: a string/],
+        [{ keywords: ["ok", "   "] }, /keywords\[1\] must be .*not blank; got " {3}"/],
         [{ keywords: ["x".repeat(201)] }, /at most 200 characters/],
         [{ keywords: Array.from({ length: 1001 }, (_, i) => `word${i}`) }, /at most 1000 keywords/],
-        [{ keywords: ["ok"], revision: "1" }, /Unknown properties "revision"/],
+        [{ keywords: ["ok"], revision: "1" }, /\(revision\) is not part of the body/],
       ];
       for (const [body, message] of cases) {
         const response = await put(`${GROUPS}/refused`, body);
@@ -112,10 +115,10 @@ describe("definitions API", () => {
 
     test("a name that cannot be a group name, or a body naming another group, is refused", async () => {
       const spaced = await put(`${GROUPS}/two%20words`, { keywords: ["a"] });
-      assert.match(refused(spaced, 400, 11201), /may contain only letters, digits/);
+      assert.match(refused(spaced, 400, 11201), /params\.groupName must be 1 to 100 letters, digits/);
       assert.match(
         refused(await put(`${GROUPS}/${"g".repeat(101)}`, { keywords: ["a"] }), 400, 11201),
-        /at most 100 characters/,
+        /params\.groupName must be 1 to 100 letters/,
       );
       assert.equal((await put(`${GROUPS}/${"g".repeat(100)}`, { keywords: ["a"] })).statusCode, 200);
       // Past what the router takes apart at all, the refusal still has the envelope.
@@ -189,6 +192,7 @@ describe("definitions API", () => {
       assert.ok(!Number.isNaN(Date.parse(category.dateCreated)));
       assert.equal(category.dateModified, category.dateCreated);
       assert.deepEqual((await get(`${CATEGORIES}/churn`)).json(), category);
+      await assertDescribedBy("Category", category);
 
       const list = await get(CATEGORIES);
       assert.equal(list.json()._links.self.href, `${PUBLIC_URL}${CATEGORIES}`);
@@ -196,6 +200,7 @@ describe("definitions API", () => {
         list.json().categories.find((c: { categoryName: string }) => c.categoryName === "churn"),
         category,
       );
+      await assertDescribedBy("CategoryList", list.json());
     });
 
     test("PUT again replaces it, keeping its creation date; fields left out are gone", async () => {
@@ -230,15 +235,19 @@ describe("definitions API", () => {
     test("a bad body is refused with what to change", async () => {
       const cases: [unknown, number, RegExp][] = [
         ["query", 11202, /JSON object/],
-        [{}, 11202, /"query" is required/],
-        [{ query: 42 }, 11202, /"query" is required/],
+        [{}, 11202, /query is required: a string in Hark's query language/],
+        [{ query: 42 }, 11202, /query must be a string in Hark's query language/],
         [{ query: "" }, 11203, /the query is empty/],
-        [{ query: '"a"', categoryDescription: 5 }, 11202, /"categoryDescription" must be a string/],
-        [{ query: '"a"', notes: "n".repeat(4001) }, 11202, /"notes" must be at most 4000 characters/],
-        [{ query: '"a"', tags: "churn" }, 11202, /"tags" must be an array/],
+        [{ query: '"a"', categoryDescription: 5 }, 11202, /categoryDescription must be a string/],
+        [
+          { query: '"a"', notes: "n".repeat(4001) },
+          11202,
+          /notes must be a string of at most 4000 characters/,
+        ],
+        [{ query: '"a"', tags: "churn" }, 11202, /tags must be an array/],
         [{ query: '"a"', tags: Array.from({ length: 33 }, (_, i) => `t${i}`) }, 11202, /at most 32/],
-        [{ query: '"a"', version: 1 }, 11202, /"version" must be a string/],
-        [{ query: '"a"', categoryValue: 1 }, 11202, /Unknown properties "categoryValue"/],
+        [{ query: '"a"', version: 1 }, 11202, /version must be a string/],
+        [{ query: '"a"', categoryValue: 1 }, 11202, /\(categoryValue\) is not part of the body/],
         [{ query: '"a"', categoryName: "other" }, 11206, /"categoryName" in the body/],
       ];
       for (const [body, code, message] of cases) {
@@ -250,7 +259,7 @@ describe("definitions API", () => {
       }
       assert.match(
         refused(await put(`${CATEGORIES}/has%20space`, { query: '"a"' }), 400, 11202),
-        /may contain only letters/,
+        /params\.categoryName must be 1 to 100 letters, digits/,
       );
       refused(await get(`${CATEGORIES}/refused`), 404, 10205);
     });
@@ -289,6 +298,7 @@ describe("definitions API", () => {
       );
       assert.deepEqual((await get(`${CLASSIFIERS}/${classifier.classifierId}`)).json(), classifier);
       assert.deepEqual((await get(`${CLASSIFIERS}/churn`)).json(), classifier);
+      await assertDescribedBy("Classifier", classifier);
       assert.deepEqual(
         (await get(`${CLASSIFIERS}/${classifier.classifierId.toUpperCase()}`)).json(),
         classifier,
@@ -296,6 +306,7 @@ describe("definitions API", () => {
       const list = (await get(CLASSIFIERS)).json();
       assert.equal(list._links.self.href, `${PUBLIC_URL}${CLASSIFIERS}`);
       assert.deepEqual(list.classifiers, [classifier]);
+      await assertDescribedBy("ClassifierList", list);
     });
 
     test("training again under the name keeps the id and bumps the version; positiveLabel picks class 1", async () => {
@@ -338,24 +349,36 @@ describe("definitions API", () => {
     test("a bad training body is refused with what to change", async () => {
       const cases: [unknown, number, RegExp][] = [
         [[EXAMPLES], 11204, /JSON object/],
-        [{}, 11204, /"examples" must be a non-empty array/],
-        [{ examples: [] }, 11204, /"examples" must be a non-empty array/],
-        [{ examples: "text" }, 11204, /"examples" must be a non-empty array/],
-        [{ examples: [...EXAMPLES, "text"] }, 11204, /"examples\[6\]" must be an object/],
-        [{ examples: [...EXAMPLES, { text: "no label" }] }, 11204, /"examples\[6\]"\.label must be a string/],
-        [{ examples: [...EXAMPLES, { text: 3, label: "stay" }] }, 11204, /"examples\[6\]"\.text must be/],
+        [{}, 11204, /examples is required: a non-empty array/],
+        [{ examples: [] }, 11204, /examples must be a non-empty array/],
+        [{ examples: "text" }, 11204, /examples must be a non-empty array/],
+        [{ examples: [...EXAMPLES, "text"] }, 11204, /examples\[6\] must be an object/],
+        [
+          { examples: [...EXAMPLES, { text: "no label" }] },
+          11204,
+          /examples\[6\]\.label is required: a string/,
+        ],
+        [
+          { examples: [...EXAMPLES, { text: 3, label: "stay" }] },
+          11204,
+          /examples\[6\]\.text must be a non-blank string/,
+        ],
         [
           { examples: [...EXAMPLES, { text: "a", label: "stay", weight: 2 }] },
           11204,
-          /unknown properties weight/,
+          /\(weight\) is not part of the examples\[6\] object/,
         ],
         [
           { examples: Array.from({ length: 10_001 }, (_, i) => EXAMPLES[i % EXAMPLES.length]) },
           11204,
           /at most 10000 examples/,
         ],
-        [{ examples: EXAMPLES, positiveLabel: 1 }, 11204, /"positiveLabel" must be a string/],
-        [{ examples: EXAMPLES, classifierType: "binary" }, 11204, /Unknown properties "classifierType"/],
+        [{ examples: EXAMPLES, positiveLabel: 1 }, 11204, /positiveLabel must be a string/],
+        [
+          { examples: EXAMPLES, classifierType: "binary" },
+          11204,
+          /\(classifierType\) is not part of the body/,
+        ],
         [{ examples: EXAMPLES, classifierName: "other" }, 11206, /"classifierName" in the body/],
       ];
       for (const [body, code, message] of cases) {
@@ -445,6 +468,7 @@ describe("definitions API", () => {
     test("the list holds PCI, SSN and Number, each by its name as id; GET one; unknown is a 404", async () => {
       const list = await get(DETECTORS);
       assert.equal(list.statusCode, 200);
+      await assertDescribedBy("DetectorList", list.json());
       const { _links, detectors } = list.json();
       assert.equal(_links.self.href, `${PUBLIC_URL}${DETECTORS}`);
       assert.deepEqual(
@@ -457,6 +481,7 @@ describe("definitions API", () => {
       );
       const pci = (await get(`${DETECTORS}/PCI`)).json();
       assert.deepEqual(pci, detectors[0]);
+      await assertDescribedBy("Detector", pci);
       assert.equal(pci.detectorDescription, "Payment card numbers, expiry dates and security codes");
       assert.equal(pci.detectorType, "binary");
       assert.equal(pci.detectorVersion, "1.0");
@@ -510,6 +535,7 @@ describe("definitions API", () => {
   test("GET /v3/definition/metrics lists exactly the metrics media results carry, group by group", async () => {
     const response = await get("/v3/definition/metrics");
     assert.equal(response.statusCode, 200);
+    await assertDescribedBy("MetricGroupList", response.json());
     const { _links, metricGroups } = response.json();
     assert.equal(_links.self.href, `${PUBLIC_URL}/v3/definition/metrics`);
     assert.deepEqual(

@@ -1,56 +1,43 @@
 /**
- * `GET /openapi.json`, and that the description stays honest: the routes it documents and the routes
- * the app registers are the same, and what it says of errors agrees with errors.ts.
+ * `GET /openapi.json` and `/docs`, and that the description stays honest: it is generated from the route
+ * schemas, a route without one cannot be added, what it says of tokens, bodies and errors holds, and a
+ * client generated from it with openapi-typescript can read a media document's sections and a callback
+ * body. (`npm run lint:openapi`, part of `npm test`, runs Redocly's recommended rules over the copy.)
  */
 import assert from "node:assert/strict";
-import { readFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import type { FastifyInstance, HTTPMethods, LightMyRequestResponse } from "fastify";
-import { OPENAPI_FILE, openApiFileText } from "../../src/api/openapi.ts";
+import { Ajv } from "ajv";
+import addFormats from "ajv-formats";
+import type { HTTPMethods, LightMyRequestResponse } from "fastify";
+import openapiTS, { astToString } from "openapi-typescript";
+import ts from "typescript";
+import { buildApp, describeApi } from "../../src/api/app.ts";
+import { DOCUMENTED_URL, OPENAPI_FILE, openApiFileText } from "../../src/api/openapi.ts";
 import { errorCodes, messageCodes } from "../../src/domain/errors.ts";
+import { loadSettings } from "../../src/settings.ts";
 import { ADMIN_TOKEN, startTestHark, type TestHark } from "../support/harness.ts";
 
+const ROOT = path.join(import.meta.dirname, "..", "..");
 const PUBLIC_URL = "https://hark.example.com";
 const METHODS = ["get", "put", "post", "delete", "patch", "options", "head", "trace"];
+const SOME_ID = "00000000-0000-4000-8000-000000000000";
 
 type Json = { [key: string]: unknown };
 interface Operation {
   operationId?: string;
   summary?: string;
+  tags?: string[];
   security?: unknown[];
   parameters?: { in: string; name: string }[];
-  requestBody?: { content: Json };
+  requestBody?: { content: Record<string, { schema?: Json }> };
   responses: Record<string, { description: string }>;
 }
 
-/**
- * Every (method, path) the app registers, read from `printRoutes()`: a tree whose lines are a path
- * segment, indented 4 characters a level, and the methods of the route ending there, if any.
- */
-function registeredRoutes(app: FastifyInstance): string[] {
-  const routes: string[] = [];
-  const stack: string[] = [];
-  for (const line of app.printRoutes({ commonPrefix: false }).split("\n")) {
-    if (line.trim() === "") continue;
-    const match = /^((?:│ {3}| {4})*)[├└]── (\S+)(?: \(([A-Z, ]+)\))?$/.exec(line);
-    assert.ok(match, `printRoutes line not understood: ${JSON.stringify(line)}`);
-    const [, indent = "", segment = "", methods] = match;
-    const depth = indent.length / 4;
-    stack.length = depth;
-    stack.push(segment);
-    for (const method of methods?.split(", ") ?? []) routes.push(`${method} ${stack.join("")}`);
-  }
-  return routes;
-}
-
-/** `/v3/media/{mediaId}` → `/v3/media/:mediaId`, as routes are registered. */
-function routePath(path: string): string {
-  return path.replace(/\{([^}]+)\}/g, ":$1");
-}
-
-function operations(document: Json): [string, string, Operation][] {
-  return Object.entries(document.paths as Record<string, Record<string, Operation>>).flatMap(([path, item]) =>
+function operations(document: Json, key: "paths" | "webhooks" = "paths"): [string, string, Operation][] {
+  return Object.entries(document[key] as Record<string, Record<string, Operation>>).flatMap(([path, item]) =>
     Object.entries(item)
       .filter(([method]) => METHODS.includes(method))
       .map(([method, operation]): [string, string, Operation] => [method.toUpperCase(), path, operation]),
@@ -79,7 +66,10 @@ describe("the OpenAPI description", () => {
     assert.equal(served.statusCode, 200, served.body);
     assert.match(String(served.headers["content-type"]), /^application\/json/);
     assert.match(String(document.openapi), /^3\.1\./);
-    assert.deepEqual(document.servers, [{ url: PUBLIC_URL }]);
+    assert.deepEqual(
+      (document.servers as { url: string }[]).map((server) => server.url),
+      [PUBLIC_URL],
+    );
     const info = document.info as Json;
     assert.equal(info.title, "Hark");
     const pkg = await import("../../package.json", { with: { type: "json" } });
@@ -87,40 +77,62 @@ describe("the OpenAPI description", () => {
   });
 
   test("is what the repository's copy says (npm run openapi writes it)", async () => {
-    const copy = await readFile(path.join(import.meta.dirname, "..", "..", OPENAPI_FILE), "utf8");
-    assert.ok(copy === openApiFileText(), `${OPENAPI_FILE} is out of date: run npm run openapi`);
+    const copy = await readFile(path.join(ROOT, OPENAPI_FILE), "utf8");
+    const made = openApiFileText(await describeApi(loadSettings({ HARK_LOG_LEVEL: "silent" })));
+    assert.ok(copy === made, `${OPENAPI_FILE} is out of date: run npm run openapi`);
+    assert.equal((JSON.parse(copy).servers as { url: string }[])[0]?.url, DOCUMENTED_URL);
   });
 
-  test("documents every registered route, and only those", async () => {
-    await hark.app.ready();
-    const registered = registeredRoutes(hark.app);
-    // The parse is checked against the router itself, so a misread tree cannot pass unnoticed.
-    for (const route of registered) {
-      const [method, url] = route.split(" ") as [HTTPMethods, string];
-      assert.ok(hark.app.hasRoute({ method, url }), `printRoutes gave ${route}, which the router lacks`);
-    }
-    assert.ok(registered.includes("POST /v3/media"), "the upload route is among those read");
-
-    const documented = operations(document).map(([method, path]) => `${method} ${routePath(path)}`);
-    for (const route of documented) {
-      const [method, url] = route.split(" ") as [HTTPMethods, string];
-      assert.ok(hark.app.hasRoute({ method, url }), `documented ${route} is not a route`);
-    }
-    // Fastify adds a HEAD route for each GET by itself; documenting the GET covers it.
-    const registeredByHand = registered.filter(
-      (route) => !(route.startsWith("HEAD ") && registered.includes(route.replace(/^HEAD /, "GET "))),
-    );
-    assert.deepEqual([...documented].sort(), [...registeredByHand].sort());
+  test("Swagger UI shows it at /docs, without a token", async () => {
+    const page = await hark.app.inject({ method: "GET", url: "/docs" });
+    assert.equal(page.statusCode, 200, page.body);
+    assert.match(String(page.headers["content-type"]), /^text\/html/);
+    assert.match(page.body, /swagger-ui/i);
+    const json = await hark.app.inject({ method: "GET", url: "/docs/json" });
+    assert.equal(json.statusCode, 200);
+    assert.deepEqual(Object.keys(json.json().paths), Object.keys(document.paths as Json));
   });
 
-  test("every operation has a summary, a 2xx answer, and a 401 when it takes a token", () => {
+  test("a route that does not describe itself cannot be added", async () => {
+    const app = await buildApp(hark.services);
+    try {
+      assert.throws(
+        () => app.get("/undocumented", async () => "hidden"),
+        /GET \/undocumented needs a schema with operationId, summary, tags and response/,
+      );
+    } finally {
+      await app.close();
+    }
+  });
+
+  test("every documented operation is a route that answers", async () => {
+    const token = await hark.createAccount();
+    for (const [method, path] of operations(document)) {
+      const url = path.replace(/\{[^}]+\}/g, SOME_ID);
+      const bearer = path.startsWith("/admin/") ? ADMIN_TOKEN : token;
+      const response = await hark.app.inject({
+        method: method as HTTPMethods,
+        url,
+        headers: { authorization: `Bearer ${bearer}` },
+      });
+      const codes =
+        response.statusCode === 404 ? response.json().errors.map((e: { code: number }) => e.code) : [];
+      assert.ok(
+        !codes.includes(errorCodes.routeNotFound.code),
+        `${method} ${path} is documented but not a route`,
+      );
+    }
+  });
+
+  test("every operation has an id, a summary, a tag, a 2xx answer, and a 401 when it takes a token", () => {
     const ids = new Set<string>();
-    for (const [method, path, operation] of operations(document)) {
+    for (const [method, path, operation] of [...operations(document), ...operations(document, "webhooks")]) {
       const name = `${method} ${path}`;
       const id = operation.operationId;
       assert.ok(id && !ids.has(id), `${name}: operationId ${id} missing or used twice`);
       ids.add(id);
       assert.ok(operation.summary, `${name} has no summary`);
+      assert.equal(operation.tags?.length, 1, `${name} has no tag`);
       const statuses = Object.keys(operation.responses);
       assert.ok(
         statuses.some((status) => /^2\d\d$/.test(status)),
@@ -136,7 +148,7 @@ describe("the OpenAPI description", () => {
   test("each operation that takes a token answers 401 without one", async () => {
     for (const [method, path, operation] of operations(document)) {
       if ((operation.security ?? (document.security as unknown[])).length === 0) continue;
-      const url = path.replace(/\{[^}]+\}/g, "00000000-0000-4000-8000-000000000000");
+      const url = path.replace(/\{[^}]+\}/g, SOME_ID);
       const response = await hark.app.inject({ method: method as HTTPMethods, url });
       assert.equal(response.statusCode, 401, `${method} ${url}: ${response.body}`);
       assert.equal(response.json().errors[0].code, errorCodes.missingAuthorization.code);
@@ -148,7 +160,7 @@ describe("the OpenAPI description", () => {
     const send = (method: string, path: string, type: string, payload: string) =>
       hark.app.inject({
         method: method as HTTPMethods,
-        url: path.replace(/\{[^}]+\}/g, "00000000-0000-4000-8000-000000000000"),
+        url: path.replace(/\{[^}]+\}/g, SOME_ID),
         headers: {
           authorization: `Bearer ${path.startsWith("/admin/") ? ADMIN_TOKEN : token}`,
           "content-type": type,
@@ -181,7 +193,8 @@ describe("the OpenAPI description", () => {
     ]);
     const mentioned = strings(document).flatMap((text) => [...text.matchAll(/\b1[0-2]\d{3}\b/g)]);
     assert.ok(mentioned.length > 0, "the document names error codes");
-    for (const [code] of mentioned) assert.ok(known.has(Number(code)), `${code} is not in src/errors.ts`);
+    for (const [code] of mentioned)
+      assert.ok(known.has(Number(code)), `${code} is not in src/domain/errors.ts`);
 
     const statusOf = new Map<number, number>(
       Object.values(errorCodes).map((entry) => [entry.code, entry.status]),
@@ -212,6 +225,7 @@ describe("the OpenAPI description", () => {
       }
     };
     walk(document);
+    assert.ok(refs.size > 20, "the document refers to its schemas");
     for (const ref of refs) {
       const name = ref.replace("#/components/schemas/", "");
       assert.ok(ref.startsWith("#/components/schemas/") && name in schemas, `${ref} points nowhere`);
@@ -226,5 +240,118 @@ describe("the OpenAPI description", () => {
         .map((parameter) => parameter.name);
       assert.deepEqual(declared.sort(), inPath.sort(), `${method} ${path}`);
     }
+  });
+
+  test("the analysis sections are typed, and every example is valid against its schema", () => {
+    const schemas = (
+      document.components as { schemas: Record<string, { properties?: Json; examples?: unknown[] }> }
+    ).schemas;
+    const media = schemas.MediaDocument?.properties ?? {};
+    for (const section of [
+      "knowledge",
+      "spotting",
+      "prediction",
+      "metrics",
+      "categories",
+      "conversation",
+      "speakerSentiments",
+      "transcript",
+    ]) {
+      assert.ok(JSON.stringify(media[section]).includes("#/components/schemas/"), `${section} is not typed`);
+    }
+    const ajv = new Ajv({ strict: false, allErrors: true });
+    addFormats.default(ajv);
+    ajv.addSchema({ components: document.components }, "openapi");
+    const examples = Object.entries(schemas).filter(([, schema]) => schema.examples !== undefined);
+    const names = examples.map(([name]) => name);
+    for (const main of ["Configuration", "Metadata", "MediaDocument"])
+      assert.ok(names.includes(main), `${main} has no example`);
+    for (const [name, schema] of examples) {
+      const validate = ajv.compile({ $ref: `openapi#/components/schemas/${name}` });
+      for (const example of schema.examples ?? [])
+        assert.ok(validate(example), `${name} example: ${JSON.stringify(validate.errors)}`);
+    }
+  });
+
+  test("describes the callbacks as webhooks, each Content-Type and the Standard Webhooks headers", () => {
+    const webhooks = operations(document, "webhooks");
+    const contentTypes = new Set(
+      webhooks.flatMap(([, , operation]) => Object.keys(operation.requestBody?.content ?? {})),
+    );
+    for (const type of [
+      "application/json",
+      "text/plain",
+      "text/srt",
+      "text/vtt",
+      "application/ttaf+xml",
+      "application/octet-stream",
+    ]) {
+      assert.ok(contentTypes.has(type), `no webhook body is ${type}`);
+    }
+    for (const [method, name, operation] of webhooks) {
+      assert.ok(["POST", "PUT"].includes(method), `${name}: ${method}`);
+      const headers = (operation.parameters ?? []).filter((p) => p.in === "header").map((p) => p.name);
+      for (const header of ["webhook-id", "webhook-timestamp", "webhook-signature"]) {
+        assert.ok(headers.includes(header), `${method} ${name} does not document ${header}`);
+      }
+    }
+    assert.deepEqual(Object.keys(document.webhooks as Json).sort(), [
+      "analyticsCallback",
+      "encryptedAnalyticsCallback",
+      "mediaCallback",
+      "transcriptCallback",
+    ]);
+  });
+});
+
+describe("a client of the description", () => {
+  let dir: string;
+  let file: string;
+  before(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), "hark-openapi-"));
+    file = path.join(dir, "openapi.json");
+    await writeFile(file, openApiFileText(await describeApi(loadSettings({ HARK_LOG_LEVEL: "silent" }))));
+  });
+  after(() => rm(dir, { recursive: true, force: true }));
+
+  test("openapi-typescript types it so that sections and callback bodies can be read, and misreads cannot", async () => {
+    const types = astToString(await openapiTS(new URL(`file://${file}`)));
+    await writeFile(path.join(dir, "hark.d.ts"), types);
+    const client = path.join(dir, "client.ts");
+    await writeFile(
+      client,
+      `import type { paths, webhooks } from "./hark.d.ts";
+type MediaDocument = paths["/v3/media/{mediaId}"]["get"]["responses"][200]["content"]["application/json"];
+type AnalyticsBody = NonNullable<webhooks["analyticsCallback"]["post"]["requestBody"]>["content"]["application/json"];
+type TranscriptBody = NonNullable<webhooks["transcriptCallback"]["put"]["requestBody"]>["content"]["text/vtt"];
+declare const media: MediaDocument;
+declare const body: AnalyticsBody;
+declare const captions: TranscriptBody;
+export const keyword: string | undefined = media.knowledge?.keywords[0]?.keyword;
+export const relevance: number | undefined = body.knowledge?.keywords[0]?.relevance;
+export const detections: number | undefined = body.prediction?.detectors?.[0]?.detections.length;
+export const metric: number | undefined = body.metrics?.[0]?.metricValues[0]?.metricValue;
+export const status: "accepted" | "running" | "finished" | "failed" = body.status;
+export const word: string | undefined = body.transcript?.words[0]?.w;
+export const text: string = captions;
+// @ts-expect-error a keyword has no score
+export const score = body.knowledge?.keywords[0]?.score;
+// @ts-expect-error the status is one of four values
+export const unknownStatus: "done" = body.status;
+`,
+    );
+    const program = ts.createProgram([client], {
+      strict: true,
+      noEmit: true,
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      allowImportingTsExtensions: true,
+      types: [],
+    });
+    const problems = ts
+      .getPreEmitDiagnostics(program)
+      .map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n"));
+    assert.deepEqual(problems, []);
   });
 });

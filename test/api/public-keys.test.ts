@@ -11,6 +11,7 @@ import { generateKey } from "openpgp";
 import { MAX_PUBLIC_KEY_BYTES } from "../../src/api/public-keys.ts";
 import { accountByToken } from "../../src/store/accounts.ts";
 import { getPublicKey } from "../../src/store/public-keys.ts";
+import { assertDescribedBy } from "../support/openapi-contract.ts";
 import { startTestHark, type TestHark, refused } from "../support/harness.ts";
 
 const PUBLIC_URL = "https://hark.example.com";
@@ -81,6 +82,7 @@ describe("public keys API", () => {
     assert.match(created.fingerprint, /^[0-9a-f]{40}$/);
     assert.ok(!Number.isNaN(Date.parse(created.dateCreated)));
     assert.deepEqual(created._links, { self: { href: `${PUBLIC_URL}${KEYS}/${created.publicKeyId}` } });
+    await assertDescribedBy("PublicKey", created);
 
     const one = await get(`${KEYS}/${created.publicKeyId}`);
     assert.equal(one.statusCode, 200, one.body);
@@ -120,6 +122,7 @@ describe("public keys API", () => {
     const first = await create(publicKey, account);
     const second = await create(secondKey, account);
     const list = (await get(KEYS, account)).json();
+    await assertDescribedBy("PublicKeyList", list);
     // Oldest first; two keys made within one millisecond may come in either order.
     const byId = (x: { publicKeyId: string }, y: { publicKeyId: string }) =>
       x.publicKeyId.localeCompare(y.publicKeyId);
@@ -153,8 +156,12 @@ describe("public keys API", () => {
   });
 
   test("unknown ids are 404 with VoiceBase's code", async () => {
-    for (const id of [MISSING, "not-a-uuid", "x".repeat(300)]) {
-      assert.match(refused(await get(`${KEYS}/${id}`), 404, 10205), /no public key/);
+    for (const [id, reason] of [
+      [MISSING, /no public key/],
+      ["not-a-uuid", /publicKeyId must be a UUID/],
+      ["x".repeat(300), /publicKeyId must be a UUID/],
+    ] as const) {
+      assert.match(refused(await get(`${KEYS}/${id}`), 404, 10205), reason);
       refused(await del(`${KEYS}/${id}`), 404, 10205);
     }
   });

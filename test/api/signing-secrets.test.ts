@@ -5,10 +5,12 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { MAX_ACTIVE_SECRETS, MAX_EXPIRY_SECONDS } from "../../src/api/signing-secrets.ts";
+import { MAX_EXPIRY_SECONDS } from "../../src/api/schemas/security.ts";
+import { MAX_ACTIVE_SECRETS } from "../../src/api/signing-secrets.ts";
 import { secretKey } from "../../src/callbacks/signature.ts";
 import { accountByToken } from "../../src/store/accounts.ts";
 import { activeSecrets } from "../../src/store/signing-secrets.ts";
+import { assertDescribedBy } from "../support/openapi-contract.ts";
 import { startTestHark, type TestHark, refused } from "../support/harness.ts";
 
 const PUBLIC_URL = "https://hark.example.com";
@@ -47,6 +49,7 @@ describe("signing secrets API", () => {
     const created = await create();
     assert.deepEqual(Object.keys(created).sort(), ["dateCreated", "secret", "secretId"]);
     assert.match(created.secretId, UUID);
+    await assertDescribedBy("NewSigningSecret", created);
     assert.match(created.secret, /^whsec_[A-Za-z0-9+/]+=*$/);
     assert.ok(secretKey(created.secret).length >= 24, "at least 24 bytes of key, as the spec asks");
     const createdAt = Date.parse(created.dateCreated);
@@ -55,12 +58,14 @@ describe("signing secrets API", () => {
     const one = await get(`${SECRETS}/${created.secretId}`);
     assert.equal(one.statusCode, 200, one.body);
     assert.deepEqual(one.json(), { ...created, active: true });
+    await assertDescribedBy("SigningSecret", one.json());
     assert.equal(one.headers["cache-control"], "no-store", "a secret is kept by no cache");
 
     const list = await get(SECRETS);
     assert.equal(list.statusCode, 200, list.body);
     const body = list.json();
     assert.deepEqual(body._links, { self: { href: `${PUBLIC_URL}${SECRETS}` } });
+    await assertDescribedBy("SigningSecretList", body);
     const entry = body.secrets.find((s: { secretId: string }) => s.secretId === created.secretId);
     assert.deepEqual(entry, {
       secretId: created.secretId,
@@ -89,6 +94,7 @@ describe("signing secrets API", () => {
     assert.equal(body.active, true);
     assert.equal(body.last4, old.secret.slice(-4));
     assert.equal(body.secret, undefined, "expiring shows the summary, not the secret");
+    await assertDescribedBy("SigningSecretSummary", body);
     const expiresAt = Date.parse(body.dateExpires);
     assert.ok(expiresAt >= before + 3_599_000 && expiresAt <= Date.now() + 3_601_000, body.dateExpires);
 
@@ -103,6 +109,7 @@ describe("signing secrets API", () => {
     assert.equal(shown.active, false);
     assert.equal(shown.dateExpires, now.dateExpires);
     assert.equal(shown.secret, old.secret, "an expired secret can still be read");
+    await assertDescribedBy("SigningSecret", shown, "an expired secret");
 
     const message = refused(await expire(old.secretId, 3600), 409, 11303);
     assert.match(message, /expired/);
@@ -127,7 +134,7 @@ describe("signing secrets API", () => {
     refused(await post(`${SECRETS}/${secretId}/expire`), 400, 11302);
     assert.match(
       refused(await post(`${SECRETS}/${secretId}/expire`, { afterSeconds: 60, at: "now" }), 400, 11302),
-      /"at"/,
+      /\(at\) is not part of the body/,
     );
     assert.equal((await get(`${SECRETS}/${secretId}`)).json().active, true, "nothing refused changed it");
   });

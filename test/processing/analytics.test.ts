@@ -9,7 +9,10 @@ import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { promisify } from "node:util";
+import { mediaDocument } from "../../src/documents/media-document.ts";
+import { getMedia } from "../../src/store/media.ts";
 import { buildStereo, tempDir } from "../pipeline/speech.ts";
+import { assertDescribedBy } from "../support/openapi-contract.ts";
 import { startTestHark, type TestHark } from "../support/harness.ts";
 import { type Receiver, startReceiver } from "../support/receiver.ts";
 
@@ -96,6 +99,7 @@ describe("speech analytics of a call", () => {
 
     const response = await hark.upload(token, {
       media: call,
+      metadata: { title: "Cancellation", externalId: "crm-77", extended: { queue: "billing" } },
       configuration: {
         ingest: {
           stereo: {
@@ -249,7 +253,48 @@ describe("speech analytics of a call", () => {
     assert.equal(served.statusCode, 200);
     assert.deepEqual(served.rawPayload, redactedAudio);
   });
+
+  test("what a client reads is what the OpenAPI description says, and no field is lost on the way", async () => {
+    const mediaId = analytics.mediaId as string;
+    for (const section of SECTIONS) assert.ok(section in analytics, `the callback body has no ${section}`);
+    await assertDescribedBy("MediaDocument", analytics, "the analytics callback body");
+    await assertDescribedBy("MediaDocument", selected, "an analytics callback body with include");
+
+    const response = (await api("GET", `/v3/media/${mediaId}`)).json();
+    await assertDescribedBy("MediaDocument", response, "GET /v3/media/{mediaId}");
+    // Response schemas describe and never filter: the answer is the document as rendered, every field of
+    // every section, whatever the schema names.
+    const media = await getMedia(hark.services.db, mediaId);
+    assert.ok(media);
+    const { callbacks, ...document } = response;
+    assert.deepEqual(
+      document,
+      JSON.parse(JSON.stringify(mediaDocument(media, hark.services.settings.publicUrl))),
+    );
+    assert.equal(callbacks.length, 3);
+
+    const transcript = await api("GET", `/v3/media/${mediaId}/transcript?includeAlternateFormat=srt,webvtt`);
+    await assertDescribedBy("TranscriptDocument", transcript.json(), "GET .../transcript");
+    await assertDescribedBy("CallbackLog", (await api("GET", `/v3/media/${mediaId}/callbacks`)).json());
+    await assertDescribedBy("Progress", (await api("GET", `/v3/media/${mediaId}/progress`)).json());
+    await assertDescribedBy("StreamList", (await api("GET", `/v3/media/${mediaId}/streams`)).json());
+    await assertDescribedBy("MediaList", (await api("GET", "/v3/media")).json());
+  });
 });
+
+/** Every analysis section the configuration above asks for. */
+const SECTIONS = [
+  "metadata",
+  "transcript",
+  "knowledge",
+  "spotting",
+  "prediction",
+  "metrics",
+  "categories",
+  "conversation",
+  "speakerSentiments",
+  "streams",
+];
 
 /** The audio as 16 kHz stereo s16le samples. */
 async function pcm(file: string): Promise<Buffer> {

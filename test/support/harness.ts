@@ -65,9 +65,18 @@ export async function startTestHark(
     ? pino({ level: "trace" }, { write: (line: string) => void options.logLines?.push(line) })
     : pino({ level: process.env.HARK_TEST_LOG_LEVEL ?? "silent" });
   const services = await openServices(settings, log);
-  const app = await buildApp(services);
+  let app: FastifyInstance;
   let workers: Stoppable | undefined;
-  if (options.workers) workers = await startWorkers(services);
+  try {
+    app = await buildApp(services);
+    if (options.workers) workers = await startWorkers(services);
+  } catch (error) {
+    // What was started must stop, or the test file's process never ends.
+    await services.stop();
+    await database.drop();
+    await fs.rm(dataDir, { recursive: true, force: true });
+    throw error;
+  }
 
   const harness: TestHark = {
     app,

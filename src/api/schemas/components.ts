@@ -1,0 +1,23 @@
+/**
+ * Every shared schema (one with an `$id`): routes refer to them with `ref()`, the validators know them,
+ * and the OpenAPI description lists them under `components.schemas` by their `$id`.
+ */
+import type { TSchema } from "typebox";
+import { ConfigurationSchema, MetadataSchema } from "../../intake/configuration-schema.ts";
+import { ANALYTICS_SCHEMAS } from "./analytics.ts";
+import { ErrorEnvelope, ErrorSchema, Links } from "./common.ts";
+import { DEFINITION_SCHEMAS } from "./definitions.ts";
+import { MEDIA_SCHEMAS } from "./media.ts";
+import { SECURITY_SCHEMAS } from "./security.ts";
+
+export const COMPONENTS: readonly TSchema[] = [
+  Links,
+  ErrorSchema,
+  ErrorEnvelope,
+  ConfigurationSchema,
+  MetadataSchema,
+  ...ANALYTICS_SCHEMAS,
+  ...MEDIA_SCHEMAS,
+  ...DEFINITION_SCHEMAS,
+  ...SECURITY_SCHEMAS,
+];
