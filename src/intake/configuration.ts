@@ -6,7 +6,16 @@
 import net from "node:net";
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { detectorRequestFault } from "../analytics/detectors.ts";
+import type {
+  AnalysisPlan,
+  Callback,
+  Configuration,
+  DetectorRequest,
+  MetricGroupName,
+  SpeakerChannel,
+} from "../domain/configuration.ts";
 import { type ErrorEntry, errorEntry } from "../domain/errors.ts";
+import type { Metadata } from "../domain/media.ts";
 import { addressPolicy, isAllowedAddress } from "../net/guard.ts";
 import {
   type CallbackInput,
@@ -16,15 +25,6 @@ import {
   MetadataSchema,
 } from "./configuration-schema.ts";
 import { faultText } from "./schema-faults.ts";
-import type {
-  AnalysisPlan,
-  DetectorRequest,
-  MetricGroupName,
-  Callback,
-  SpeakerChannel,
-  Configuration,
-} from "../domain/configuration.ts";
-import type { Metadata } from "../domain/media.ts";
 
 export interface UrlPolicy {
   allowHttp: boolean;
