@@ -41,7 +41,7 @@ describe("one API and several worker processes on one PostgreSQL and one S3 buck
   let short: string;
   let long: string;
   before(async () => {
-    database = await freshDatabase(process.env.HARK_TEST_EXTERNAL_DATABASE_URL);
+    database = await freshDatabase({ adminUrl: process.env.HARK_TEST_EXTERNAL_DATABASE_URL });
     s3 = await startS3Server();
     receiver = await startReceiver();
     audio = await tempDir();
