@@ -5,23 +5,29 @@
  * test files clone their fresh databases from (`test/support/database.ts`). Runs every test file with
  * node's test runner (or the files named on the command line), then the store suite once more on the
  * external server, stops both servers, and exits with the runners' status.
+ *
+ * `--unit` (`npm run test:unit`): the unit tests of `test/unit-tests.ts` alone, with no server started.
  */
 import { spawn } from "node:child_process";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { startEmbeddedPostgres } from "../src/store/embedded-postgres.ts";
 import { ensureTemplate } from "../test/support/database.ts";
 import { startExternalPostgres } from "../test/support/debian-postgres.ts";
+import { UNIT_TESTS } from "../test/unit-tests.ts";
 
 const ROOT = path.join(import.meta.dirname, "..");
+/** Preloaded into every test file: it holds the unit tests to needing nothing else. */
+const UNIT_RUN = pathToFileURL(path.join(ROOT, "test", "support", "unit-run.ts")).href;
 
 /** Runs node's test runner on `files`, resolving to its exit status. */
 function runTests(files: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
   const runner = spawn(
     process.execPath,
     // A hung test fails after 5 minutes instead of holding CI to its limit.
-    ["--test", "--test-concurrency=2", "--test-timeout=300000", ...files],
+    ["--test", "--test-concurrency=2", "--test-timeout=300000", "--import", UNIT_RUN, ...files],
     { stdio: "inherit", cwd: ROOT, env },
   );
   return new Promise<number>((resolve) =>
@@ -29,7 +35,30 @@ function runTests(files: readonly string[], env: NodeJS.ProcessEnv): Promise<num
   );
 }
 
+/** Every listed unit test must exist: a file renamed or moved would otherwise drop out of the list unseen. */
+async function unitTests(): Promise<readonly string[]> {
+  const missing = [];
+  for (const file of UNIT_TESTS) {
+    if (!(await fs.stat(path.join(ROOT, file)).catch(() => undefined))) missing.push(file);
+  }
+  if (missing.length > 0) {
+    process.stderr.write(`test/unit-tests.ts lists files that do not exist: ${missing.join(", ")}\n`);
+    process.exit(1);
+  }
+  return UNIT_TESTS;
+}
+
 const args = process.argv.slice(2);
+if (args[0] === "--unit") {
+  const files = await unitTests();
+  // No database for them to find, should one of them look.
+  const env = { ...process.env };
+  delete env.HARK_TEST_DATABASE_URL;
+  delete env.HARK_TEST_EXTERNAL_DATABASE_URL;
+  process.exit(await runTests(files, env));
+}
+
+await unitTests();
 const dir = await fs.mkdtemp(path.join(os.tmpdir(), "hark-tests-pg-"));
 const embedded = await startEmbeddedPostgres({ dir, log: () => {} });
 const embeddedUrl = embedded.url.replace(/\/[^/]*$/, "/postgres");

@@ -20,6 +20,7 @@ import { openDatabase } from "../../src/store/database.ts";
 import { startEmbeddedPostgres } from "../../src/store/embedded-postgres.ts";
 import { startJobQueue } from "../../src/store/job-queue.ts";
 import { migrate } from "../../src/store/migrate.ts";
+import { refuseInUnitRun } from "./unit-run.ts";
 
 export interface TestDatabase {
   url: string;
@@ -38,6 +39,7 @@ const TEMPLATE = "hark_test_template";
 const TEMPLATE_LOCK = 0x48544d50; // "HTMP"
 
 export async function freshDatabase(options: FreshDatabaseOptions = {}): Promise<TestDatabase> {
+  refuseInUnitRun("a PostgreSQL database (freshDatabase)");
   let adminUrl = options.adminUrl ?? process.env.HARK_TEST_DATABASE_URL;
   let stopServer = async () => {};
   if (adminUrl === undefined) {
