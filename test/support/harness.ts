@@ -12,7 +12,7 @@ import type { FastifyInstance, HTTPMethods, LightMyRequestResponse } from "fasti
 import pino from "pino";
 import { buildApp } from "../../src/api/app.ts";
 import { openServices, startWorkers } from "../../src/server.ts";
-import type { Services, Stoppable } from "../../src/services.ts";
+import type { Clock, Services, Stoppable } from "../../src/services.ts";
 import { loadSettings } from "../../src/settings.ts";
 import { freshDatabase } from "./database.ts";
 
@@ -49,6 +49,8 @@ export async function startTestHark(
     workers?: boolean;
     /** Every log line, at trace level, goes here too (tests of what is logged). */
     logLines?: string[];
+    /** The time the API and the workers see, instead of the system's (tests of exact dates). */
+    clock?: Clock;
   } = {},
 ): Promise<TestHark> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "hark-test-"));
@@ -64,7 +66,8 @@ export async function startTestHark(
   const log = options.logLines
     ? pino({ level: "trace" }, { write: (line: string) => void options.logLines?.push(line) })
     : pino({ level: process.env.HARK_TEST_LOG_LEVEL ?? "silent" });
-  const services = await openServices(settings, log);
+  const opened = await openServices(settings, log);
+  const services = options.clock ? { ...opened, clock: options.clock } : opened;
   const app = await buildApp(services);
   let workers: Stoppable | undefined;
   if (options.workers) workers = await startWorkers(services);
