@@ -42,7 +42,8 @@ const CALLBACK_ENV = {
   HARK_CALLBACK_TIMEOUT: "2",
   HARK_ADMIN_TOKEN: ADMIN,
   PORT: "0",
-  HARK_LOG_LEVEL: "info",
+  // Debug: every burst's end is logged, and the test waits for those lines.
+  HARK_LOG_LEVEL: "debug",
 };
 const settings = loadSettings(CALLBACK_ENV);
 /**
@@ -52,8 +53,6 @@ const settings = loadSettings(CALLBACK_ENV);
 const DELIVERY_BOUND_MS = claimMs(settings) + POLL_MS + 30_000 + (SCHEDULE_OFFSETS_MS.at(-1) ?? 0);
 /** A processing job claimed by the killed process runs again once its heartbeat has lapsed. */
 const PROCESS_BOUND_MS = (processQueueOptions.heartbeatSeconds + SUPERVISE_INTERVAL_SECONDS + 60) * 1000;
-/** The first tries' answers are seen within this of their arrival, well within the callback timeout. */
-const SNAPSHOT_BOUND_MS = 1500;
 
 const PATHS = ["/analytics", "/srt", "/media"] as const;
 
@@ -65,17 +64,6 @@ interface CallbackState {
   state: string;
   attempts: number;
   nextAttemptDate?: string;
-}
-
-/** Looks at `probe` until it returns a value, every 50 ms, for at most `ms`. */
-async function until<T>(probe: () => Promise<T | undefined>, ms: number, what: string): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 function configurationFor(receiver: Receiver) {
@@ -90,16 +78,34 @@ function configurationFor(receiver: Receiver) {
   };
 }
 
-/** The callbacks of `mediaId` once every one of them is recorded as succeeded (within 10 s). */
-function allSucceeded(address: string, token: string, mediaId: string) {
-  return until(
-    async () => {
-      const callbacks = await callbacksOf(address, token, mediaId);
-      return callbacks.every((c) => c.state === "succeeded") ? callbacks : undefined;
-    },
-    10_000,
+/** Resolves when `hark` logs that a burst of each of `deliveryIds` ended in `state` (any, if not given). */
+function burstsEnded(hark: Running, deliveryIds: readonly string[], state?: string): Promise<unknown> {
+  return Promise.all(
+    deliveryIds.map((deliveryId) =>
+      hark.logLine(
+        (line) =>
+          line.msg === "delivery burst ended" &&
+          line.deliveryId === deliveryId &&
+          (state === undefined || line.state === state),
+      ),
+    ),
+  );
+}
+
+/** The callbacks of `mediaId` once `hark` has recorded every one of them as succeeded. */
+async function allSucceeded(hark: Running, address: string, token: string, mediaId: string) {
+  const ids = (await callbacksOf(address, token, mediaId)).map((c) => c.deliveryId);
+  await within(
+    burstsEnded(hark, ids, "succeeded"),
+    DELIVERY_BOUND_MS,
     "every delivery recorded as succeeded",
   );
+  const callbacks = await callbacksOf(address, token, mediaId);
+  assert.deepEqual(
+    callbacks.map((c) => c.state),
+    ids.map(() => "succeeded"),
+  );
+  return callbacks;
 }
 
 async function callbacksOf(address: string, token: string, mediaId: string): Promise<CallbackState[]> {
@@ -172,14 +178,18 @@ describe("callbacks survive a SIGKILL of the whole service", { concurrency: 2 },
       "the first try of every callback",
     );
     // The analytics and srt bursts end (503) and queue their next scheduled attempt; the media try is
-    // still in flight. Look no longer than the callback timeout allows.
-    const states = await until(
-      async () => {
-        const callbacks = await callbacksOf(address, token, mediaId);
-        return callbacks.slice(0, 2).every((c) => c.state === "will-retry") ? callbacks : undefined;
-      },
-      SNAPSHOT_BOUND_MS,
-      "the analytics and srt callbacks waiting for their next scheduled attempt",
+    // still in flight, until the callback timeout.
+    const ids = (await callbacksOf(address, token, mediaId)).map((c) => c.deliveryId);
+    await within(
+      burstsEnded(first, ids.slice(0, 2)),
+      claimMs(settings),
+      "the analytics and srt bursts ending",
+    );
+    const states = await callbacksOf(address, token, mediaId);
+    assert.deepEqual(
+      states.slice(0, 2).map((c) => c.state),
+      ["will-retry", "will-retry"],
+      "the analytics and srt callbacks wait for their next scheduled attempt",
     );
     await powerCut(first, dir);
     const cutAt = Date.now();
@@ -204,7 +214,7 @@ describe("callbacks survive a SIGKILL of the whole service", { concurrency: 2 },
       DELIVERY_BOUND_MS,
       "every callback tried again after the restart",
     );
-    const final = await allSucceeded(restarted, token, mediaId);
+    const final = await allSucceeded(second, restarted, token, mediaId);
     t.diagnostic(
       `restart took ${restartedAt - cutAt} ms; tries after it came ${retries
         .map((r, i) => `${PATHS[i]} +${r.at - restartedAt} ms`)
@@ -285,7 +295,7 @@ describe("callbacks survive a SIGKILL of the whole service", { concurrency: 2 },
       PROCESS_BOUND_MS + DELIVERY_BOUND_MS,
       "every callback after the restart",
     );
-    const final = await allSucceeded(restarted, token, mediaId);
+    const final = await allSucceeded(second, restarted, token, mediaId);
     t.diagnostic(
       `callbacks arrived ${Math.max(...arrived.map((r) => r.at)) - restartedAt} ms after the restart`,
     );
