@@ -3,14 +3,15 @@
  * runs) and an external one (Debian's `postgresql` package, as a multi-machine deployment points
  * `HARK_DATABASE_URL` at), and makes on each the migrated template that test files clone their fresh
  * databases from (`test/support/database.ts`). Runs every test file with node's test runner (or the files
- * named on the command line), then the store suite once more on the external server; stops both servers,
- * and exits with the runs' status.
+ * named on the command line), and beside them the store suite once more on the external server; stops
+ * both servers, and exits with the runs' status.
  *
  * `--unit` (`npm run test:unit`): the unit tests of `test/unit-tests.ts` alone, with no server started.
  */
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { PassThrough } from "node:stream";
 import { run } from "node:test";
 import { spec } from "node:test/reporters";
 import { pathToFileURL } from "node:url";
@@ -101,6 +102,15 @@ async function allTests(): Promise<string[]> {
   ];
 }
 
+/** The store tests that use a test database (not those of the embedded server itself). */
+async function storeTests(): Promise<string[]> {
+  const files: string[] = [];
+  for await (const file of fs.glob("test/store/*.test.ts", { cwd: ROOT })) {
+    if ((await fs.readFile(path.join(ROOT, file), "utf8")).includes("support/database.ts")) files.push(file);
+  }
+  return files.sort();
+}
+
 const [mode, ...rest] = process.argv.slice(2);
 const args = mode === "--unit" ? rest : process.argv.slice(2);
 const unit = await unitTests();
@@ -123,14 +133,18 @@ try {
 }
 process.exit(passed ? 0 : 1);
 
-/** Starts both servers, runs `chosen` (all by default), then the store suite on the external one; stops them. */
+/** Starts both servers, runs `chosen` (all by default) and the external store suite, stops them. */
 async function runAll(chosen: readonly string[]): Promise<boolean> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), "hark-tests-pg-"));
-  const embedded = await startEmbeddedPostgres({ dir, log: () => {} });
-  const embeddedUrl = embedded.url.replace(/\/[^/]*$/, "/postgres");
-  let external: Awaited<ReturnType<typeof startExternalPostgres>> | undefined;
+  const [started, startedExternal] = await Promise.allSettled([
+    startEmbeddedPostgres({ dir, log: () => {} }),
+    startExternalPostgres(),
+  ]);
   try {
-    external = await startExternalPostgres();
+    if (started.status === "rejected") throw started.reason;
+    if (startedExternal.status === "rejected") throw startedExternal.reason;
+    const [embedded, external] = [started.value, startedExternal.value];
+    const embeddedUrl = embedded.url.replace(/\/[^/]*$/, "/postgres");
     await Promise.all([ensureTemplate(embeddedUrl), ensureTemplate(external.adminUrl)]);
     const env = {
       ...baseEnv,
@@ -138,20 +152,20 @@ async function runAll(chosen: readonly string[]): Promise<boolean> {
       HARK_TEST_EXTERNAL_DATABASE_URL: external.adminUrl,
     };
     if (chosen.length > 0) return await runTests(chosen, env, 4, process.stdout);
-    const all = await runTests(await allTests(), env, 4, process.stdout);
-    process.stdout.write(`# the store suite again, on the external PostgreSQL ${external.version}\n`);
-    const store: string[] = [];
-    for await (const file of fs.glob("test/store/*.test.ts", { cwd: ROOT })) store.push(file);
-    const again = await runTests(
-      store.sort(),
-      { ...env, HARK_TEST_DATABASE_URL: external.adminUrl },
-      2,
-      process.stdout,
-    );
-    return all && again;
+    // The store suite on the external server runs beside the rest; its report follows the main one's.
+    const storeReport = new PassThrough();
+    const storeOutput: Buffer[] = [];
+    storeReport.on("data", (chunk: Buffer) => storeOutput.push(chunk));
+    const [all, store] = await Promise.all([
+      runTests(await allTests(), env, 4, process.stdout),
+      runTests(await storeTests(), { ...env, HARK_TEST_DATABASE_URL: external.adminUrl }, 1, storeReport),
+    ]);
+    process.stdout.write(`\n# the store suite again, on the external PostgreSQL ${external.version}\n`);
+    process.stdout.write(Buffer.concat(storeOutput));
+    return all && store;
   } finally {
-    await external?.stop();
-    await embedded.stop();
+    if (startedExternal.status === "fulfilled") await startedExternal.value.stop();
+    if (started.status === "fulfilled") await started.value.stop();
     await fs.rm(dir, { recursive: true, force: true });
   }
 }
