@@ -135,7 +135,7 @@ async function run(
   dataDir: string,
   postgresDir: string,
 ): Promise<RunResult> {
-  const database = await freshDatabase(adminUrl);
+  const database = await freshDatabase({ adminUrl });
   const processes: Running[] = [];
   const port = await freePort();
   const address = `http://127.0.0.1:${port}`;

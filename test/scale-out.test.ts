@@ -41,7 +41,7 @@ describe("one API and several worker processes on one PostgreSQL and one S3 buck
   let short: string;
   let long: string;
   before(async () => {
-    database = await freshDatabase(process.env.HARK_TEST_EXTERNAL_DATABASE_URL);
+    database = await freshDatabase({ adminUrl: process.env.HARK_TEST_EXTERNAL_DATABASE_URL });
     s3 = await startS3Server();
     receiver = await startReceiver();
     audio = await tempDir();
@@ -61,8 +61,6 @@ describe("one API and several worker processes on one PostgreSQL and one S3 buck
   });
 
   test("a worker killed and one stopped mid-way: every upload finishes, every callback arrives", async () => {
-    const port = await freePort();
-    const publicUrl = `http://127.0.0.1:${port}`;
     const shared = {
       HARK_DATABASE_URL: database.url,
       HARK_DATABASE_POOL_SIZE: "4",
@@ -73,8 +71,6 @@ describe("one API and several worker processes on one PostgreSQL and one S3 buck
       HARK_S3_ACCESS_KEY_ID: s3.accessKeyId,
       HARK_S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
       HARK_S3_FORCE_PATH_STYLE: "true",
-      // Every process renders links to the API, wherever it runs.
-      HARK_PUBLIC_URL: publicUrl,
       HARK_CALLBACK_ALLOW_HTTP: "true",
       HARK_CALLBACK_ALLOW_PRIVATE: "true",
       HARK_RECOGNIZER_CONCURRENCY: "1",
@@ -87,9 +83,11 @@ describe("one API and several worker processes on one PostgreSQL and one S3 buck
       dirs.push(dir);
       return startMain({ ...shared, HARK_DATA_DIR: dir, ...env }, [role]);
     };
-    const api = await start("api", { PORT: String(port), HARK_ADMIN_TOKEN: ADMIN });
-    assert.equal(await running(api), publicUrl);
-    const [first, second] = [await start("worker"), await start("worker")];
+    const { api, publicUrl } = await startApi((env) => start("api", { ...env, HARK_ADMIN_TOKEN: ADMIN }));
+    // Every process renders links to the API, wherever it runs.
+    const worker = (env: Record<string, string> = {}) =>
+      start("worker", { HARK_PUBLIC_URL: publicUrl, ...env });
+    const [first, second] = [await worker(), await worker()];
     assert.equal((await started(first)).role, "worker");
     assert.equal((await started(second)).role, "worker");
 
@@ -114,7 +112,7 @@ describe("one API and several worker processes on one PostgreSQL and one S3 buck
       "the stopped worker ended nothing: it handed its job back",
     );
     // Two slots: one is free when the killed worker's job comes back, so its pickup is what is measured.
-    const third = await start("worker", { HARK_WORKER_CONCURRENCY: "2" });
+    const third = await worker({ HARK_WORKER_CONCURRENCY: "2" });
     await started(third);
     const takenOver = await third.logLine((l) => l.msg === "processing started" && l.mediaId === killedItem);
     assert.ok(
@@ -165,6 +163,29 @@ describe("one API and several worker processes on one PostgreSQL and one S3 buck
     assert.equal((await third.exit(STOP_SECONDS)).code, 0, third.output());
   });
 });
+
+/**
+ * Starts the API on a port given to it, so that it and the workers know its address before it runs. A
+ * port free a moment ago may have been taken since; the API then says so and exits, and is started again
+ * on another.
+ */
+async function startApi(
+  start: (env: Record<string, string>) => Promise<Running>,
+): Promise<{ api: Running; publicUrl: string }> {
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const publicUrl = `http://127.0.0.1:${port}`;
+    const api = await start({ PORT: String(port), HARK_PUBLIC_URL: publicUrl });
+    try {
+      assert.equal(await running(api), publicUrl);
+      return { api, publicUrl };
+    } catch (error) {
+      // Read what it said once it has exited.
+      const exited = attempt < 5 ? await api.exit(STOP_SECONDS).catch(() => undefined) : undefined;
+      if (exited?.code !== 1 || !api.stderr().includes("EADDRINUSE")) throw error;
+    }
+  }
+}
 
 /** The id of the next item `worker` starts processing. */
 async function processing(worker: Running): Promise<string> {

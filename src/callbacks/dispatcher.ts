@@ -63,6 +63,8 @@ export function startDispatcher(services: Services, concurrency: number): Stoppa
     for (const end of batch) {
       const { deliveryId, mediaId, outcome } = end;
       events.emit("delivery.burst-ended", { deliveryId, mediaId, state: outcome.state });
+      // The same, for whoever watches this process from outside (tests of Hark run as a process).
+      log.debug({ deliveryId, mediaId, state: outcome.state }, "delivery burst ended");
     }
   });
 

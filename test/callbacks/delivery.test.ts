@@ -1,7 +1,8 @@
 /**
- * Callbacks end to end: real processing, a real receiver, the real sender. What a receiver sees: the
- * method, the exact headers, the body each type and format promises, and the retry schedule walked (here
- * shortened through HARK_CALLBACK_SCHEDULE; the default schedule is checked in schedule.test.ts).
+ * Callbacks end to end: real processing (pocketsphinx decodes the one recording once; the other uploads
+ * of it reuse its words), a real receiver, the real sender. What a receiver sees: the method, the exact
+ * headers, the body each type and format promises, and the retry schedule walked (here shortened through
+ * HARK_CALLBACK_SCHEDULE; the default schedule is checked in schedule.test.ts).
  */
 import assert from "node:assert/strict";
 import { once } from "node:events";
@@ -32,7 +33,7 @@ describe("callback delivery", () => {
         HARK_CALLBACK_BURST: "2",
         HARK_CALLBACK_TIMEOUT: "2",
       },
-      { workers: true },
+      { workers: true, recognizeOnce: true },
     );
     token = await hark.createAccount();
   });

@@ -1,9 +1,10 @@
 /**
- * Signed callbacks end to end: real processing, a real receiver, the real sender. A receiver holding the
- * account's signing secret verifies every try: a JSON body with the `standardwebhooks` library, a media
- * body (bytes the library would read as text) with the spec's HMAC over the raw bytes. A rotation sends
- * one signature per active secret until the old one expires; an account without secrets gets no
- * signature, and never one made with another account's secrets.
+ * Signed callbacks end to end: real processing (pocketsphinx decodes the one recording once; the other
+ * uploads of it reuse its words), a real receiver, the real sender. A receiver holding the account's
+ * signing secret verifies every try: a JSON body with the `standardwebhooks` library, a media body (bytes
+ * the library would read as text) with the spec's HMAC over the raw bytes. A rotation sends one signature
+ * per active secret until the old one expires; an account without secrets gets no signature, and never
+ * one made with another account's secrets.
  */
 import assert from "node:assert/strict";
 import { createHmac, timingSafeEqual } from "node:crypto";
@@ -77,7 +78,7 @@ describe("signed callback delivery", () => {
         HARK_CALLBACK_BURST: "2",
         HARK_CALLBACK_TIMEOUT: "2",
       },
-      { workers: true },
+      { workers: true, recognizeOnce: true },
     );
   });
   after(async () => {

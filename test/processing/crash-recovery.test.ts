@@ -20,8 +20,9 @@ test("an upload accepted before a SIGKILL of the whole service is processed afte
   const audio = await tempDir();
   const file = path.join(audio.dir, "call.wav");
   const sentence = "please cancel my subscription and send the refund to my card";
-  // Long enough that the kill lands while it is being transcribed.
-  await buildSpeech(Array.from({ length: 8 }, () => [{ text: sentence }, { silenceMs: 500 }]).flat(), file);
+  // Long enough that the kill, as soon as processing has started, lands while it is being transcribed (a
+  // few seconds of work), and no longer: it is transcribed again after the restart.
+  await buildSpeech(Array.from({ length: 3 }, () => [{ text: sentence }, { silenceMs: 500 }]).flat(), file);
 
   const dir = await dataDir();
   const env = { HARK_DATA_DIR: dir, PORT: "0", HARK_ADMIN_TOKEN: ADMIN, HARK_LOG_LEVEL: "info" };
@@ -49,6 +50,7 @@ test("an upload accepted before a SIGKILL of the whole service is processed afte
   assert.ok(postgres.length > 0);
   process.kill(-(first.child.pid as number), "SIGKILL");
   await first.exit(10);
+  assert.ok(!first.output().includes('"msg":"processing ended"'), "the cut came while processing ran");
   assert.deepEqual(await postgresOf(dir), [], "the power cut took PostgreSQL down too");
 
   const second = startMain(env);

@@ -14,7 +14,6 @@ import { createAccount } from "../../src/store/accounts.ts";
 import { type Database, openDatabase } from "../../src/store/database.ts";
 import { getMedia, insertMedia, startProcessing } from "../../src/store/media.ts";
 import { finishWith } from "../support/finish.ts";
-import { migrate } from "../../src/store/migrate.ts";
 import { sweepExpired } from "../../src/processing/sweeper.ts";
 import { freshDatabase, type TestDatabase } from "../support/database.ts";
 import type { Configuration } from "../../src/domain/configuration.ts";
@@ -55,7 +54,6 @@ describe("sweepExpired", () => {
   before(async () => {
     database = await freshDatabase();
     db = openDatabase(database.url, 4);
-    await migrate(db);
     blobDir = await fs.mkdtemp(path.join(os.tmpdir(), "hark-sweeper-"));
     blobs = filesystemBlobStore(blobDir);
     const account = await createAccount(db, "sweeper-test");

@@ -7,7 +7,6 @@ import { definitionsFor } from "../../src/store/definitions-for.ts";
 import { createAccount } from "../../src/store/accounts.ts";
 import { type Database, openDatabase } from "../../src/store/database.ts";
 import { putCategory, putClassifier, putSpottingGroup } from "../../src/store/definitions.ts";
-import { migrate } from "../../src/store/migrate.ts";
 import { freshDatabase, type TestDatabase } from "../support/database.ts";
 import { NO_ANALYSES } from "../../src/domain/configuration.ts";
 
@@ -20,7 +19,6 @@ describe("definitionsFor", () => {
   before(async () => {
     database = await freshDatabase();
     db = openDatabase(database.url, 2);
-    await migrate(db);
     const account = await createAccount(db, `definitions-for-${randomUUID()}`);
     assert.ok(account);
     accountId = account.accountId;

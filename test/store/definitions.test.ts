@@ -15,7 +15,6 @@ import {
   putClassifier,
   putSpottingGroup,
 } from "../../src/store/definitions.ts";
-import { migrate } from "../../src/store/migrate.ts";
 import { freshDatabase, type TestDatabase } from "../support/database.ts";
 
 const NOW = new Date("2025-03-01T12:00:00.000Z");
@@ -39,7 +38,6 @@ describe("definitions store", () => {
   before(async () => {
     database = await freshDatabase();
     db = openDatabase(database.url, 4);
-    await migrate(db);
     account = await newAccount("definitions");
     other = await newAccount("definitions-other");
   });

@@ -10,7 +10,6 @@ import { createAccount } from "../../src/store/accounts.ts";
 import { type Database, openDatabase } from "../../src/store/database.ts";
 import { claimDue, deliveriesOf, endBursts, recordAttempt, redeliver } from "../../src/store/deliveries.ts";
 import { insertMedia, startProcessing } from "../../src/store/media.ts";
-import { migrate } from "../../src/store/migrate.ts";
 import { freshDatabase, type TestDatabase } from "../support/database.ts";
 import { finishWith } from "../support/finish.ts";
 import type { AttemptRecord, BurstEnd } from "../../src/domain/delivery.ts";
@@ -26,7 +25,6 @@ describe("deliveries as a queue", () => {
   before(async () => {
     database = await freshDatabase();
     db = openDatabase(database.url, 4);
-    await migrate(db);
     const account = await createAccount(db, `deliveries-${randomUUID()}`);
     assert.ok(account);
     accountId = account.accountId;

@@ -15,7 +15,6 @@ import {
   type NewMedia,
   startProcessing,
 } from "../../src/store/media.ts";
-import { migrate } from "../../src/store/migrate.ts";
 import { freshDatabase, type TestDatabase } from "../support/database.ts";
 import { finishWith } from "../support/finish.ts";
 import type { Configuration } from "../../src/domain/configuration.ts";
@@ -52,7 +51,6 @@ describe("media store", () => {
   before(async () => {
     database = await freshDatabase();
     db = openDatabase(database.url, 4);
-    await migrate(db);
     account = await newAccount(db, "media-test");
     otherAccount = await newAccount(db, "media-test-other");
   });

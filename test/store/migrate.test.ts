@@ -22,7 +22,7 @@ describe("migrate", () => {
   const pools: Database[] = [];
 
   async function fresh(): Promise<TestDatabase> {
-    const database = await freshDatabase();
+    const database = await freshDatabase({ empty: true });
     databases.push(database);
     return database;
   }
