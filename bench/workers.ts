@@ -34,7 +34,6 @@ import { buildSpeech, type FliteVoice, type SpeechPart } from "../test/pipeline/
 import { freshDatabase } from "../test/support/database.ts";
 import { createAccountOver, uploadOver } from "../test/support/http-client.ts";
 import { type Receiver, startReceiver } from "../test/support/receiver.ts";
-import { within } from "../test/support/within.ts";
 import {
   postgresOf,
   type Running,
@@ -43,6 +42,7 @@ import {
   startMain,
   started,
 } from "../test/support/service-process.ts";
+import { within } from "../test/support/within.ts";
 
 const SENTENCES: [FliteVoice, string][] = [
   ["rms", "thank you for calling customer support my name is john how can I help you today"],

@@ -5,8 +5,8 @@
 import pino from "pino";
 import { isRole, type Role, roleRefusal, roleWarnings } from "./roles.ts";
 import { startHark, startWorker } from "./server.ts";
-import { loadSettings, type Settings, SettingsError } from "./settings.ts";
 import type { Stoppable } from "./services.ts";
+import { loadSettings, type Settings, SettingsError } from "./settings.ts";
 
 const USAGE = `usage: hark [serve | api | worker]
 

@@ -13,16 +13,16 @@ import { filesystemBlobStore } from "./blobs/filesystem-blob-store.ts";
 import { s3BlobStore } from "./blobs/s3-blob-store.ts";
 import { startDispatcher } from "./callbacks/dispatcher.ts";
 import { undiciSender } from "./net/callback-sender.ts";
-import { processMedia } from "./processing/process-media.ts";
-import { startJobQueue } from "./store/job-queue.ts";
 import { PocketsphinxRecognizer } from "./pipeline/pocketsphinx.ts";
-import { type Services, type Stoppable, systemClock } from "./services.ts";
+import { processMedia } from "./processing/process-media.ts";
+import { startSweeper } from "./processing/sweeper.ts";
 import type { Role } from "./roles.ts";
+import { type Services, type Stoppable, systemClock } from "./services.ts";
 import type { Settings } from "./settings.ts";
 import { openDatabase } from "./store/database.ts";
 import { startEmbeddedPostgres } from "./store/embedded-postgres.ts";
+import { startJobQueue } from "./store/job-queue.ts";
 import { migrate } from "./store/migrate.ts";
-import { startSweeper } from "./processing/sweeper.ts";
 
 /** Runs stop steps in the reverse order of their start, each even when an earlier one failed. */
 class StopStack implements Stoppable {

@@ -6,10 +6,10 @@ import type { EventEmitter } from "node:events";
 import type { Logger } from "pino";
 import type { BlobStore } from "./blobs/blob-store.ts";
 import type { CallbackSender } from "./net/callback-sender.ts";
-import type { JobQueue } from "./store/job-queue.ts";
 import type { Recognizer } from "./pipeline/recognizer.ts";
 import type { Settings } from "./settings.ts";
 import type { Database } from "./store/database.ts";
+import type { JobQueue } from "./store/job-queue.ts";
 
 /** Something running that can be stopped: a server, a dispatcher, a whole Hark. */
 export interface Stoppable {

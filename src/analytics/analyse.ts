@@ -3,6 +3,8 @@
  * document. Detection and redaction come first, so that every later section (keywords included, as
  * VoiceBase's redaction guide says) reads the redacted words and no card number leaks through them.
  */
+import type { AudioRedactor, AnalysisPlan } from "../domain/configuration.ts";
+import type { Definitions } from "../domain/definitions.ts";
 import type { Occurrence, Transcript } from "../domain/transcript.ts";
 import { categorize } from "./categories.ts";
 import { classify } from "./classifiers.ts";
@@ -13,8 +15,6 @@ import { redactionRanges, redactTranscript } from "./redact.ts";
 import { speakerSentimentsOf } from "./speaker-sentiments.ts";
 import { spot } from "./spotting.ts";
 import { verbNounPairsOf } from "./verb-noun.ts";
-import type { Definitions } from "../domain/definitions.ts";
-import type { AudioRedactor, AnalysisPlan } from "../domain/configuration.ts";
 
 export interface Analysis {
   /** `transcript` (redacted when a detector says so) and every section the plan asks for. */

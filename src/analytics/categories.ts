@@ -33,6 +33,7 @@
  * Examples: `"cancel" AND NOT "thank you"`, `[Caller] ("cancel" OR "close") AND "account"`,
  * `[Agent] FIRST 30s ("thank you for calling" OR "how can I help")`, `LAST 60s NOT "goodbye"`.
  */
+import type { CategoryDefinition } from "../domain/definitions.ts";
 import type { Transcript } from "../domain/transcript.ts";
 import {
   findPhrase,
@@ -43,7 +44,6 @@ import {
   type PhraseMatch,
 } from "./spotting.ts";
 import { spokenWords } from "./turns.ts";
-import type { CategoryDefinition } from "../domain/definitions.ts";
 
 /** Long enough for any real category, short enough that a query is read by people. */
 export const MAX_QUERY_LENGTH = 4000;

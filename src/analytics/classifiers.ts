@@ -5,10 +5,10 @@
  */
 import naiveBayes from "wink-naive-bayes-text-classifier";
 import type { ItemToken } from "wink-nlp";
+import type { ClassifierModel, ClassifierIdentity } from "../domain/definitions.ts";
 import type { Transcript } from "../domain/transcript.ts";
 import { its, nlp } from "./language.ts";
 import { spokenWords } from "./turns.ts";
-import type { ClassifierModel, ClassifierIdentity } from "../domain/definitions.ts";
 
 export interface TrainingExample {
   text: string;

@@ -4,10 +4,10 @@
  * models; Hark's are rules over the digits read aloud (see spoken-numbers.ts), which is what the Number
  * detector is at VoiceBase too. Pure.
  */
+import type { DetectorRequest } from "../domain/configuration.ts";
 import type { Occurrence, Transcript } from "../domain/transcript.ts";
 import { digitRuns, type DigitRun } from "./spoken-numbers.ts";
 import { spokenWords } from "./turns.ts";
-import type { DetectorRequest } from "../domain/configuration.ts";
 
 /** The detectors Hark offers, named as in a VoiceBase configuration (names are case-sensitive there). */
 export const DETECTOR_NAMES = ["PCI", "SSN", "Number"] as const;

@@ -15,9 +15,9 @@
  * measure (a ratio of an empty call, the rate of a speaker who said nothing) is 0, as the guide reports
  * for calls a metric does not apply to.
  */
+import type { MetricGroupName, SpeakerChannel } from "../domain/configuration.ts";
 import { type Occurrence, type Transcript, voiceOccurrences } from "../domain/transcript.ts";
 import { spokenWords, type SpokenWord } from "./turns.ts";
-import type { MetricGroupName, SpeakerChannel } from "../domain/configuration.ts";
 
 /**
  * Overlaps shorter than this are not overtalk: when one speaker takes over from another, their speech

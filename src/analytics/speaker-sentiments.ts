@@ -10,8 +10,8 @@
  */
 import type { Transcript } from "../domain/transcript.ts";
 import { nlp, its } from "./language.ts";
-import { speakersOf, turnsOf } from "./turns.ts";
 import { sentencesOf } from "./sentences.ts";
+import { speakersOf, turnsOf } from "./turns.ts";
 
 /** A turn and its sentiment. */
 export interface SentimentValue {

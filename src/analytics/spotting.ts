@@ -15,10 +15,10 @@
  *   not cancel", and no pause of more than `PHRASE_PAUSE_MS`.
  */
 import type { ItsFunction } from "wink-nlp";
+import type { SpottingGroup } from "../domain/definitions.ts";
 import type { Transcript } from "../domain/transcript.ts";
 import { its, nlp } from "./language.ts";
 import { spokenWords, type SpokenWord } from "./turns.ts";
-import type { SpottingGroup } from "../domain/definitions.ts";
 
 /**
  * How many other words may come between two words of a phrase: room for "my", "the", "a" and the like.

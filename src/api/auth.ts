@@ -1,9 +1,9 @@
 /** Bearer-token authentication of `/v3` requests: the account a token belongs to, or 401. */
 import type { FastifyReply, FastifyRequest } from "fastify";
+import type { Account } from "../domain/account.ts";
 import { ApiError } from "../domain/errors.ts";
 import type { Services } from "../services.ts";
 import { accountByToken } from "../store/accounts.ts";
-import type { Account } from "../domain/account.ts";
 
 declare module "fastify" {
   interface FastifyRequest {

@@ -4,11 +4,11 @@
  * again (new tries, the same body and `webhook-id`), also after it succeeded or was exhausted.
  */
 import { Type } from "typebox";
+import { deliveryLogEntry } from "../documents/callbacks-section.ts";
+import { mediaUrl } from "../documents/media-document.ts";
 import { ApiError } from "../domain/errors.ts";
 import type { Services } from "../services.ts";
 import { attemptsOf, deliveriesOf, redeliver } from "../store/deliveries.ts";
-import { deliveryLogEntry } from "../documents/callbacks-section.ts";
-import { mediaUrl } from "../documents/media-document.ts";
 import type { HarkApp } from "./hark-app.ts";
 import { findMedia, MediaParams } from "./media-lookup.ts";
 import { accountRefusals, harkAddition, response, UuidParameter } from "./schemas/common.ts";

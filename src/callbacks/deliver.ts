@@ -8,14 +8,14 @@
  * by a stopping process at once: a receiver may see a try twice, always with the same `webhook-id`.
  */
 import { BlobNotFoundError } from "../blobs/blob-store.ts";
+import type { AttemptRecord, BurstEnd, BurstOutcome, ClaimedDelivery } from "../domain/delivery.ts";
+import { nextScheduledAttempt, type Schedule } from "../domain/schedule.ts";
+import type { OutboundRequest } from "../net/callback-sender.ts";
 import type { Services } from "../services.ts";
 import type { Settings } from "../settings.ts";
 import { recordAttempt } from "../store/deliveries.ts";
-import { nextScheduledAttempt, type Schedule } from "../domain/schedule.ts";
-import type { OutboundRequest } from "../net/callback-sender.ts";
 import { signatureHeader, signatureHeaderOfStream } from "./signature.ts";
 import { USER_AGENT } from "./user-agent.ts";
-import type { AttemptRecord, BurstEnd, BurstOutcome, ClaimedDelivery } from "../domain/delivery.ts";
 
 export function scheduleOf(settings: Settings): Schedule {
   return { offsetsMs: settings.callbackScheduleMs, burst: settings.callbackBurst };

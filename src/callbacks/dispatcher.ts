@@ -12,13 +12,13 @@
  * Stopping, it claims no more and lets running bursts end for up to `HARK_STOP_TIMEOUT`; bursts still
  * running then make no further try once their current one ends, and are handed back, due at once.
  */
+import type { BurstEnd } from "../domain/delivery.ts";
 import type { Services } from "../services.ts";
 import type { Stoppable } from "../services.ts";
 import { type Batcher, batcher } from "../store/batcher.ts";
 import { claimDue, endBursts, releaseClaims } from "../store/deliveries.ts";
 import { activeSecretsOfMedia } from "../store/signing-secrets.ts";
 import { BurstHandedBackError, claimMs, runBurst } from "./deliver.ts";
-import type { BurstEnd } from "../domain/delivery.ts";
 
 export const POLL_MS = 250;
 const RECORD_BATCH = 500;

@@ -5,9 +5,9 @@
  * the item does not have) is skipped. Pure.
  */
 import { streamBlob } from "../documents/media-document.ts";
-import { renderCallbackBody } from "./render-body.ts";
 import type { DeliveryFate } from "../domain/delivery.ts";
 import type { MediaRecord } from "../domain/media.ts";
+import { renderCallbackBody } from "./render-body.ts";
 
 /** `media` is the item as processing left it (status, result, dates). One fate per callback, in order. */
 export function deliveryFates(media: MediaRecord, publicUrl: string): DeliveryFate[] {

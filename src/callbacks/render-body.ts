@@ -4,10 +4,10 @@
  * the type). Pure. Bodies of type `media` are the stream's bytes, sent as stored rather than rendered.
  */
 import { mediaDocument, transcriptDocument } from "../documents/media-document.ts";
-import type { Transcript } from "../domain/transcript.ts";
-import { CONTENT_TYPES, renderFormat } from "../formats/index.ts";
 import type { Callback } from "../domain/configuration.ts";
 import type { MediaRecord } from "../domain/media.ts";
+import type { Transcript } from "../domain/transcript.ts";
+import { CONTENT_TYPES, renderFormat } from "../formats/index.ts";
 
 export const MEDIA_CONTENT_TYPE = "application/octet-stream";
 

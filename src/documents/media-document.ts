@@ -2,9 +2,9 @@
  * The media document: what `GET /v3/media/{mediaId}` answers and an analytics callback carries
  * (VoiceBase `VbMedia`, spec/callbacks.md "Callback body of type analytics"). Pure.
  */
-import type { Transcript } from "../domain/transcript.ts";
 import { type IncludeSection, type StreamName, STREAM_NAMES } from "../domain/configuration.ts";
 import { type MediaRecord, TASKS } from "../domain/media.ts";
+import type { Transcript } from "../domain/transcript.ts";
 
 /** The VoiceBase media format this document follows. */
 export const FORMAT_VERSION = "3.0.7";

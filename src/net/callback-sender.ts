@@ -7,8 +7,8 @@
  */
 import type { Readable } from "node:stream";
 import { request } from "undici";
-import { guardedAgent, REFUSED_ADDRESS, type Resolver } from "./guard.ts";
 import type { TryResult } from "../domain/delivery.ts";
+import { guardedAgent, REFUSED_ADDRESS, type Resolver } from "./guard.ts";
 
 export interface OutboundRequest {
   url: string;

@@ -1,8 +1,8 @@
 import { copyFile } from "node:fs/promises";
 import { dirname, extname, join } from "node:path";
+import type { AudioRedactor } from "../domain/configuration.ts";
 import type { Occurrence } from "../domain/transcript.ts";
 import { CommandFailedError, run } from "./run.ts";
-import type { AudioRedactor } from "../domain/configuration.ts";
 
 /**
  * The redacted copy of a recording: a tone over every detected range, on every channel (VoiceBase's

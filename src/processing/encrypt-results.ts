@@ -11,12 +11,12 @@
  */
 import { Readable } from "node:stream";
 import { encryptedResultsKey, mediaPrefix } from "../blobs/blob-store.ts";
-import { envelopeOf } from "../documents/media-document.ts";
 import { MEDIA_CONTENT_TYPE } from "../callbacks/render-body.ts";
-import { encryptBytes, encryptStream } from "../security/openpgp.ts";
-import type { Services } from "../services.ts";
+import { envelopeOf } from "../documents/media-document.ts";
 import type { DeliveryFate } from "../domain/delivery.ts";
 import type { MediaRecord } from "../domain/media.ts";
+import { encryptBytes, encryptStream } from "../security/openpgp.ts";
+import type { Services } from "../services.ts";
 
 /**
  * Encrypted copies of the item's streams, beside the plaintext ones (which processing still reads and

@@ -13,15 +13,15 @@
  * the end has committed.
  */
 import { Readable } from "node:stream";
-import { mediaDocument } from "../documents/media-document.ts";
 import { callbackBodyKey } from "../blobs/blob-store.ts";
 import { deliveryFates } from "../callbacks/prepare.ts";
+import { mediaDocument } from "../documents/media-document.ts";
+import type { DeliveryFate } from "../domain/delivery.ts";
+import type { ErrorEntry } from "../domain/errors.ts";
+import type { Message, MediaRecord, Sections } from "../domain/media.ts";
 import type { Services } from "../services.ts";
 import { finishProcessing, getMedia } from "../store/media.ts";
 import { sealFates, storeEncryptedResults } from "./encrypt-results.ts";
-import type { ErrorEntry } from "../domain/errors.ts";
-import type { Message, MediaRecord, Sections } from "../domain/media.ts";
-import type { DeliveryFate } from "../domain/delivery.ts";
 
 export interface ProcessingOutcome {
   status: "finished" | "failed";

@@ -11,17 +11,24 @@ import { createReadStream } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { type Analysis, analyse } from "../analytics/analyse.ts";
+import { conversationRoles } from "../analytics/metrics.ts";
 import { originalKey, redactedAudioKey } from "../blobs/blob-store.ts";
-import type { Transcript } from "../domain/transcript.ts";
+import { NO_ANALYSES } from "../domain/configuration.ts";
 import { errorEntry, messageCodes, type ErrorEntry } from "../domain/errors.ts";
+import type { Message, MediaRecord } from "../domain/media.ts";
+import type { Transcript } from "../domain/transcript.ts";
 import { alternateFormats } from "../formats/index.ts";
 import { assembleTranscript } from "../pipeline/assemble.ts";
 import { DecodeError } from "../pipeline/decode.ts";
+import { contentTypeOfContainer } from "../pipeline/media-content-type.ts";
 import { RecognitionError } from "../pipeline/pocketsphinx.ts";
 import { probeMedia, UndecodableMediaError } from "../pipeline/probe.ts";
 import { redactAudio } from "../pipeline/redact-audio.ts";
 import { transcribeMedia } from "../pipeline/transcribe.ts";
+import { InvalidPublicKeyError } from "../security/openpgp.ts";
 import type { Services } from "../services.ts";
+import { definitionsFor } from "../store/definitions-for.ts";
+import type { ProcessAttempt } from "../store/job-queue.ts";
 import {
   getMedia,
   recordContentType,
@@ -30,17 +37,10 @@ import {
   recordProgress,
   startProcessing,
 } from "../store/media.ts";
-import { definitionsFor } from "../store/definitions-for.ts";
-import { downloadMedia, MediaDownloadError } from "./download-media.ts";
 import { getPublicKey } from "../store/public-keys.ts";
-import { InvalidPublicKeyError } from "../security/openpgp.ts";
+import { downloadMedia, MediaDownloadError } from "./download-media.ts";
 import { encryptStreams } from "./encrypt-results.ts";
 import { endProcessing, type ProcessingOutcome } from "./end-processing.ts";
-import { contentTypeOfContainer } from "../pipeline/media-content-type.ts";
-import type { ProcessAttempt } from "../store/job-queue.ts";
-import { NO_ANALYSES } from "../domain/configuration.ts";
-import type { Message, MediaRecord } from "../domain/media.ts";
-import { conversationRoles } from "../analytics/metrics.ts";
 
 /** A fault of the media or its configuration: processing ends `failed`, and trying again would not help. */
 class MediaFault extends Error {
@@ -51,7 +51,7 @@ class MediaFault extends Error {
   }
 }
 
-/** `attempt.signal` aborts when this process hands the job back as it stops (see jobs/queue.ts). */
+/** `attempt.signal` aborts when this process hands the job back as it stops (see store/job-queue.ts). */
 export async function processMedia(
   services: Services,
   mediaId: string,

@@ -1,7 +1,7 @@
 /** Accounts and their bearer tokens. A token is random, shown once, and stored only as its SHA-256. */
 import { createHash, randomBytes, randomUUID } from "node:crypto";
-import type { Sql } from "./database.ts";
 import type { Account } from "../domain/account.ts";
+import type { Sql } from "./database.ts";
 
 export function hashToken(token: string): Buffer {
   return createHash("sha256").update(token, "utf8").digest();

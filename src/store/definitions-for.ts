@@ -2,10 +2,10 @@
  * The account's definitions an analysis plan names, looked up when processing runs. The upload was
  * refused if it named one that did not exist; one deleted since is reported, not fatal.
  */
-import type { Sql } from "./database.ts";
-import { getCategories, getClassifiers, getSpottingGroups } from "./definitions.ts";
 import type { AnalysisPlan } from "../domain/configuration.ts";
 import type { Definitions } from "../domain/definitions.ts";
+import type { Sql } from "./database.ts";
+import { getCategories, getClassifiers, getSpottingGroups } from "./definitions.ts";
 
 export async function definitionsFor(
   sql: Sql,

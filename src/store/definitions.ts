@@ -4,8 +4,6 @@
  * `getCategories` and `getClassifiers`. Every function takes the `Sql` to run on and the account, and
  * never sees another account's definitions.
  */
-import type { Sql } from "./database.ts";
-import { isUuid } from "../domain/ids.ts";
 import type {
   CategoryDefinition,
   ClassifierClass,
@@ -13,6 +11,8 @@ import type {
   SpottingGroup,
   Category,
 } from "../domain/definitions.ts";
+import { isUuid } from "../domain/ids.ts";
+import type { Sql } from "./database.ts";
 
 // Keyword spotting groups
 

@@ -7,7 +7,6 @@
  * A row commits with the "processing ended" change that causes it, so the delivery and its "job" can
  * never disagree, and claiming, recording and rescheduling are one statement each, batched.
  */
-import type { Sql } from "./database.ts";
 import type { Callback } from "../domain/configuration.ts";
 import type {
   ErrorKind,
@@ -20,6 +19,7 @@ import type {
   BurstOutcome,
   BurstEnd,
 } from "../domain/delivery.ts";
+import type { Sql } from "./database.ts";
 
 const RECORD_COLUMNS =
   "delivery_id, media_id, position, callback, state, first_try_at, scheduled_attempt, next_try_at, ended_at";

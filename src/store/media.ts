@@ -2,11 +2,11 @@
  * Media items and their deliveries in PostgreSQL. Every function takes the `Sql` to run on, so a caller
  * can put several of them (and the jobs they cause) in one transaction.
  */
-import type { Sql } from "./database.ts";
-import type { ErrorEntry } from "../domain/errors.ts";
-import type { MediaStatus, Message, Metadata, MediaRecord, Sections, ProgressTask } from "../domain/media.ts";
 import type { Configuration } from "../domain/configuration.ts";
 import type { DeliveryFate } from "../domain/delivery.ts";
+import type { ErrorEntry } from "../domain/errors.ts";
+import type { MediaStatus, Message, Metadata, MediaRecord, Sections, ProgressTask } from "../domain/media.ts";
+import type { Sql } from "./database.ts";
 
 export interface NewMedia {
   mediaId: string;

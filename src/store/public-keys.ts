@@ -3,8 +3,8 @@
  * are stored (security/openpgp.ts); here they are only kept, listed and removed. Every function takes the
  * account: another account's keys are never seen.
  */
-import type { Sql } from "./database.ts";
 import { isUuid } from "../domain/ids.ts";
+import type { Sql } from "./database.ts";
 
 export interface PublicKey {
   publicKeyId: string;

@@ -6,8 +6,8 @@ import {
   trainClassifier,
   type TrainingExample,
 } from "../../src/analytics/classifiers.ts";
-import { predictionTranscript } from "./prediction-transcript.ts";
 import type { ClassifierModel } from "../../src/domain/definitions.ts";
+import { predictionTranscript } from "./prediction-transcript.ts";
 
 const complaint = (text: string): TrainingExample => ({ text, label: "complaint" });
 const other = (text: string): TrainingExample => ({ text, label: "not-a-complaint" });

@@ -9,8 +9,8 @@ import {
   luhnValid,
   PROBABLE_NUMBERS_BUFFER_MS,
 } from "../../src/analytics/detectors.ts";
-import { predictionTranscript, span, type Utterance } from "./prediction-transcript.ts";
 import type { DetectorRequest } from "../../src/domain/configuration.ts";
+import { predictionTranscript, span, type Utterance } from "./prediction-transcript.ts";
 
 const VISA = "four one one one one one one one one one one one one one one one"; // 4111 1111 1111 1111
 const NOT_A_CARD = "four one one one one one one one one one one one one one one two"; // fails Luhn

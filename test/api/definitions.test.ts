@@ -10,8 +10,8 @@ import { detect, type DetectorName } from "../../src/analytics/detectors.ts";
 import { metricsOf } from "../../src/analytics/metrics.ts";
 import { conversation } from "../analytics/conversation-transcript.ts";
 import { predictionTranscript } from "../analytics/prediction-transcript.ts";
-import { assertDescribedBy } from "../support/openapi-contract.ts";
 import { startTestHark, type TestHark, refused } from "../support/harness.ts";
+import { assertDescribedBy } from "../support/openapi-contract.ts";
 
 const PUBLIC_URL = "https://hark.example.com";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

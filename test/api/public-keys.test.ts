@@ -11,8 +11,8 @@ import { generateKey } from "openpgp";
 import { MAX_PUBLIC_KEY_BYTES } from "../../src/api/public-keys.ts";
 import { accountByToken } from "../../src/store/accounts.ts";
 import { getPublicKey } from "../../src/store/public-keys.ts";
-import { assertDescribedBy } from "../support/openapi-contract.ts";
 import { startTestHark, type TestHark, refused } from "../support/harness.ts";
+import { assertDescribedBy } from "../support/openapi-contract.ts";
 
 const PUBLIC_URL = "https://hark.example.com";
 const KEYS = "/v3/security/public-keys";

@@ -10,8 +10,8 @@ import { MAX_ACTIVE_SECRETS } from "../../src/api/signing-secrets.ts";
 import { secretKey } from "../../src/callbacks/signature.ts";
 import { accountByToken } from "../../src/store/accounts.ts";
 import { activeSecrets } from "../../src/store/signing-secrets.ts";
-import { assertDescribedBy } from "../support/openapi-contract.ts";
 import { startTestHark, type TestHark, refused } from "../support/harness.ts";
+import { assertDescribedBy } from "../support/openapi-contract.ts";
 
 const PUBLIC_URL = "https://hark.example.com";
 const SECRETS = "/v3/security/signing-secrets";

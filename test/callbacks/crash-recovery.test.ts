@@ -16,12 +16,11 @@ import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { claimMs } from "../../src/callbacks/deliver.ts";
 import { POLL_MS } from "../../src/callbacks/dispatcher.ts";
-import { processQueueOptions, SUPERVISE_INTERVAL_SECONDS } from "../../src/store/job-queue.ts";
 import { loadSettings } from "../../src/settings.ts";
+import { processQueueOptions, SUPERVISE_INTERVAL_SECONDS } from "../../src/store/job-queue.ts";
 import { buildSpeech, tempDir } from "../pipeline/speech.ts";
 import { createAccountOver, uploadOver } from "../support/http-client.ts";
 import { type Received, type Receiver, startReceiver } from "../support/receiver.ts";
-import { within } from "../support/within.ts";
 import {
   dataDir,
   postgresOf,
@@ -31,6 +30,7 @@ import {
   startMain,
   stopAllProcesses,
 } from "../support/service-process.ts";
+import { within } from "../support/within.ts";
 
 const ADMIN = "callback-crash-admin-token-0123456789";
 const SCHEDULE_OFFSETS_MS = [0, 3000, 6000, 9000];

@@ -8,11 +8,11 @@ import { after, before, describe, test } from "node:test";
 import { claimMs } from "../../src/callbacks/deliver.ts";
 import { startDispatcher } from "../../src/callbacks/dispatcher.ts";
 import { startWorkers } from "../../src/server.ts";
+import type { Stoppable } from "../../src/services.ts";
 import { spokenFile } from "../pipeline/speech.ts";
 import { startTestHark, type TestHark } from "../support/harness.ts";
 import { type Receiver, startReceiver } from "../support/receiver.ts";
 import { within } from "../support/within.ts";
-import type { Stoppable } from "../../src/services.ts";
 
 describe("stopping while a callback burst runs", () => {
   let hark: TestHark;

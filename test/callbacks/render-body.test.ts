@@ -4,16 +4,14 @@
  * format and include value, after finished and after failed processing. Pure: a hand-built media record.
  */
 import assert from "node:assert/strict";
-import { deliveryFates } from "../../src/callbacks/prepare.ts";
 import { describe, test } from "node:test";
-import { FORMAT_VERSION, transcriptDocument } from "../../src/documents/media-document.ts";
+import { deliveryFates } from "../../src/callbacks/prepare.ts";
 import {
   type CallbackBody,
   MEDIA_CONTENT_TYPE,
   renderCallbackBody,
 } from "../../src/callbacks/render-body.ts";
-import type { Transcript, Word } from "../../src/domain/transcript.ts";
-import { alternateFormats, RENDERED_FORMATS, renderFormat } from "../../src/formats/index.ts";
+import { FORMAT_VERSION, transcriptDocument } from "../../src/documents/media-document.ts";
 import {
   NO_ANALYSES,
   INCLUDE_SECTIONS,
@@ -21,6 +19,8 @@ import {
   type IncludeSection,
 } from "../../src/domain/configuration.ts";
 import type { MediaRecord } from "../../src/domain/media.ts";
+import type { Transcript, Word } from "../../src/domain/transcript.ts";
+import { alternateFormats, RENDERED_FORMATS, renderFormat } from "../../src/formats/index.ts";
 
 const PUBLIC_URL = "https://hark.example.com";
 const MEDIA_ID = "3f0c1c9e-8f0a-4a53-9d43-6a1b2f7e5d10";

@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import { outcomeOf } from "../../src/callbacks/deliver.ts";
 import {
   DEFAULT_BURST,
   DEFAULT_SCHEDULE_TEXT,
@@ -13,7 +14,6 @@ import {
   type Schedule,
   scheduledAttemptAt,
 } from "../../src/domain/schedule.ts";
-import { outcomeOf } from "../../src/callbacks/deliver.ts";
 import { loadSettings, SettingsError } from "../../src/settings.ts";
 
 const MINUTE = 60_000;

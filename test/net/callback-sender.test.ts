@@ -9,6 +9,7 @@ import http from "node:http";
 import net, { type AddressInfo } from "node:net";
 import { Readable } from "node:stream";
 import { after, before, describe, test } from "node:test";
+import { checkOutboundUrl } from "../../src/intake/configuration.ts";
 import {
   type CallbackSender,
   classifyError,
@@ -16,7 +17,6 @@ import {
   parseRetryAfter,
   undiciSender,
 } from "../../src/net/callback-sender.ts";
-import { checkOutboundUrl } from "../../src/intake/configuration.ts";
 import { addressPolicy, isAllowedAddress, RefusedAddressError, type Resolver } from "../../src/net/guard.ts";
 import { type Receiver, startReceiver } from "../support/receiver.ts";
 

@@ -12,8 +12,8 @@ import { promisify } from "node:util";
 import { mediaDocument } from "../../src/documents/media-document.ts";
 import { getMedia } from "../../src/store/media.ts";
 import { buildStereo, tempDir } from "../pipeline/speech.ts";
-import { assertDescribedBy } from "../support/openapi-contract.ts";
 import { startTestHark, type TestHark } from "../support/harness.ts";
+import { assertDescribedBy } from "../support/openapi-contract.ts";
 import { type Receiver, startReceiver } from "../support/receiver.ts";
 
 const CARD_WORDS = "four one one one one one one one one one one one one one one one";

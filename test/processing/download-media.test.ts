@@ -8,14 +8,14 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { filesystemBlobStore } from "../../src/blobs/filesystem-blob-store.ts";
 import type { BlobStore } from "../../src/blobs/blob-store.ts";
+import { filesystemBlobStore } from "../../src/blobs/filesystem-blob-store.ts";
+import type { GuardOptions, Resolver } from "../../src/net/guard.ts";
 import {
   type DownloadLimits,
   downloadMedia,
   MediaDownloadError,
 } from "../../src/processing/download-media.ts";
-import type { GuardOptions, Resolver } from "../../src/net/guard.ts";
 import { type Receiver, startReceiver } from "../support/receiver.ts";
 
 const loopback: Resolver = async () => [{ address: "127.0.0.1", family: 4 }];

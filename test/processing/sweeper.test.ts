@@ -5,18 +5,18 @@ import os from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { after, before, beforeEach, describe, it } from "node:test";
-import { parseConfiguration } from "../../src/intake/configuration.ts";
 import type { BlobStore } from "../../src/blobs/blob-store.ts";
 import { mediaPrefix, originalKey } from "../../src/blobs/blob-store.ts";
 import { filesystemBlobStore } from "../../src/blobs/filesystem-blob-store.ts";
+import type { Configuration } from "../../src/domain/configuration.ts";
+import { parseConfiguration } from "../../src/intake/configuration.ts";
+import { sweepExpired } from "../../src/processing/sweeper.ts";
 import type { Clock } from "../../src/services.ts";
 import { createAccount } from "../../src/store/accounts.ts";
 import { type Database, openDatabase } from "../../src/store/database.ts";
 import { getMedia, insertMedia, startProcessing } from "../../src/store/media.ts";
-import { finishWith } from "../support/finish.ts";
-import { sweepExpired } from "../../src/processing/sweeper.ts";
 import { freshDatabase, type TestDatabase } from "../support/database.ts";
-import type { Configuration } from "../../src/domain/configuration.ts";
+import { finishWith } from "../support/finish.ts";
 
 function configuration(raw: Record<string, unknown>): Configuration {
   const parsed = parseConfiguration(JSON.stringify(raw), { allowHttp: false, allowPrivate: false });

@@ -3,12 +3,12 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { after, before, describe, it } from "node:test";
 import { trainClassifier } from "../../src/analytics/classifiers.ts";
-import { definitionsFor } from "../../src/store/definitions-for.ts";
+import { NO_ANALYSES } from "../../src/domain/configuration.ts";
 import { createAccount } from "../../src/store/accounts.ts";
 import { type Database, openDatabase } from "../../src/store/database.ts";
+import { definitionsFor } from "../../src/store/definitions-for.ts";
 import { putCategory, putClassifier, putSpottingGroup } from "../../src/store/definitions.ts";
 import { freshDatabase, type TestDatabase } from "../support/database.ts";
-import { NO_ANALYSES } from "../../src/domain/configuration.ts";
 
 describe("definitionsFor", () => {
   let database: TestDatabase;

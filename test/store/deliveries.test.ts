@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { after, afterEach, before, describe, it } from "node:test";
+import type { AttemptRecord, BurstEnd } from "../../src/domain/delivery.ts";
 import { parseConfiguration } from "../../src/intake/configuration.ts";
 import { createAccount } from "../../src/store/accounts.ts";
 import { type Database, openDatabase } from "../../src/store/database.ts";
@@ -12,7 +13,6 @@ import { claimDue, deliveriesOf, endBursts, recordAttempt, redeliver } from "../
 import { insertMedia, startProcessing } from "../../src/store/media.ts";
 import { freshDatabase, type TestDatabase } from "../support/database.ts";
 import { finishWith } from "../support/finish.ts";
-import type { AttemptRecord, BurstEnd } from "../../src/domain/delivery.ts";
 
 const T0 = new Date("2025-06-01T12:00:00Z");
 const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);

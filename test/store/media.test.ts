@@ -1,8 +1,10 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { after, before, describe, it } from "node:test";
-import { parseConfiguration } from "../../src/intake/configuration.ts";
 import { deliveryFates } from "../../src/callbacks/prepare.ts";
+import type { Account } from "../../src/domain/account.ts";
+import type { Configuration } from "../../src/domain/configuration.ts";
+import { parseConfiguration } from "../../src/intake/configuration.ts";
 import { endedMedia, type ProcessingOutcome } from "../../src/processing/end-processing.ts";
 import { createAccount } from "../../src/store/accounts.ts";
 import { type Database, openDatabase } from "../../src/store/database.ts";
@@ -17,8 +19,6 @@ import {
 } from "../../src/store/media.ts";
 import { freshDatabase, type TestDatabase } from "../support/database.ts";
 import { finishWith } from "../support/finish.ts";
-import type { Configuration } from "../../src/domain/configuration.ts";
-import type { Account } from "../../src/domain/account.ts";
 
 const CALLBACKS = [
   { url: "https://receiver.example.com/analytics", type: "analytics" },

@@ -1,6 +1,6 @@
 /**
  * The pieces every route's schema uses: references to shared schemas, links, dates, list documents and
- * the error responses. Error responses are made from errors.ts, so the status a code is documented under
+ * the error responses. Error responses are made from domain/errors.ts, so the status a code is documented under
  * is always the status it is sent with.
  */
 import type { Readable } from "node:stream";

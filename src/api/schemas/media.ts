@@ -5,10 +5,10 @@
  * `VbStream`). Sections that were not computed are left out, so every section is optional.
  */
 import { Type } from "typebox";
+import { FORMAT_VERSION } from "../../documents/media-document.ts";
 import { CALLBACK_TYPES, INCLUDE_SECTIONS, STREAM_NAMES } from "../../domain/configuration.ts";
 import { TASKS } from "../../domain/media.ts";
 import { TRANSCRIPT_FORMATS } from "../../domain/transcript.ts";
-import { FORMAT_VERSION } from "../../documents/media-document.ts";
 import { RENDERED_FORMATS } from "../../formats/index.ts";
 import { MetadataSchema } from "../../intake/configuration-schema.ts";
 import {
