@@ -12,7 +12,12 @@ import { mediaPrefix, originalKey } from "../blobs/blob-store.ts";
 import { mediaDocument } from "../documents/media-document.ts";
 import { ApiError, type ErrorEntry, errorEntry } from "../domain/errors.ts";
 import { ConfigurationSchema, MetadataSchema } from "../intake/configuration-schema.ts";
-import { checkOutboundUrl, parseConfiguration, parseMetadata } from "../intake/configuration.ts";
+import {
+  checkOutboundUrl,
+  parseConfiguration,
+  parseMetadata,
+  type UrlPolicy,
+} from "../intake/configuration.ts";
 import { contentTypeOfFileName, UNKNOWN_CONTENT_TYPE } from "../pipeline/media-content-type.ts";
 import type { Services } from "../services.ts";
 import { definitionsFor } from "../store/definitions-for.ts";
@@ -57,6 +62,12 @@ const UploadBody = Type.Object(
 
 export function registerUploadRoute(app: HarkApp, services: Services): void {
   const { settings, db, blobs, jobs, clock } = services;
+  // Callback URLs and a mediaUrl are URLs Hark will call: one policy for both.
+  const urlPolicy: UrlPolicy = {
+    allowHttp: settings.callbackAllowHttp,
+    allowPrivate: settings.callbackAllowPrivate,
+    allowCidrs: settings.callbackAllowCidrs,
+  };
 
   app.post(
     "/v3/media",
@@ -105,16 +116,12 @@ export function registerUploadRoute(app: HarkApp, services: Services): void {
       try {
         const received = await receive(request, mediaId, services);
         const faults: ErrorEntry[] = [];
-        const configuration = parseConfiguration(received.texts.configuration, {
-          allowHttp: settings.callbackAllowHttp,
-          allowPrivate: settings.callbackAllowPrivate,
-          allowCidrs: settings.callbackAllowCidrs,
-        });
+        const configuration = parseConfiguration(received.texts.configuration, urlPolicy);
         if (!configuration.ok) faults.push(...configuration.errors);
         const metadata = parseMetadata(received.texts.metadata);
         if (!metadata.ok) faults.push(...metadata.errors);
         const mediaUrl = received.texts.mediaUrl?.trim() || undefined;
-        faults.push(...sourceFaults(received, mediaUrl, settings));
+        faults.push(...sourceFaults(received, mediaUrl, urlPolicy));
         if (configuration.ok) {
           const wanted = configuration.value.encryption;
           const key = wanted && (await getPublicKey(db, request.account.accountId, wanted.publicKeyId));
@@ -212,11 +219,7 @@ async function receive(request: FastifyRequest, mediaId: string, services: Servi
   return received;
 }
 
-function sourceFaults(
-  received: Received,
-  mediaUrl: string | undefined,
-  settings: Services["settings"],
-): ErrorEntry[] {
+function sourceFaults(received: Received, mediaUrl: string | undefined, urlPolicy: UrlPolicy): ErrorEntry[] {
   if (received.file && mediaUrl) {
     return [errorEntry("invalidRequest", "Send either a 'media' file or a 'mediaUrl', not both")];
   }
@@ -232,11 +235,7 @@ function sourceFaults(
     return [errorEntry("mediaMissing", "The 'media' file is empty")];
   }
   if (mediaUrl) {
-    const fault = checkOutboundUrl(mediaUrl, {
-      allowHttp: settings.callbackAllowHttp,
-      allowPrivate: settings.callbackAllowPrivate,
-      allowCidrs: settings.callbackAllowCidrs,
-    });
+    const fault = checkOutboundUrl(mediaUrl, urlPolicy);
     if (fault)
       return [
         errorEntry(

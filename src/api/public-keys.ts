@@ -34,10 +34,7 @@ const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 const TAGS = ["Security"];
 
 const KeyParams = Type.Object({
-  publicKeyId: {
-    ...UuidParameter("The key's `publicKeyId`."),
-    "x-allowed": `a UUID, a publicKeyId as GET ${KEYS} lists them`,
-  },
+  publicKeyId: UuidParameter("The key's `publicKeyId`.", `a UUID, a publicKeyId as GET ${KEYS} lists them`),
 });
 
 export function registerPublicKeyRoutes(app: HarkApp, services: Services): void {

@@ -50,10 +50,7 @@ const NO_STORE = "no-store";
 const TAGS = ["Security"];
 
 const SecretParams = Type.Object({
-  secretId: {
-    ...UuidParameter("The secret's `secretId`."),
-    "x-allowed": `a UUID, a secretId as GET ${SECRETS} lists them`,
-  },
+  secretId: UuidParameter("The secret's `secretId`.", `a UUID, a secretId as GET ${SECRETS} lists them`),
 });
 
 /**

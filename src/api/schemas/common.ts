@@ -47,8 +47,8 @@ export const Uuid = (description?: string) =>
   Type.String({ format: "uuid", ...(description !== undefined && { description }) });
 
 /** A UUID in a path: Ajv's `uuid` format would also take `urn:uuid:...`, which PostgreSQL does not. */
-export const UuidParameter = (description: string) =>
-  Type.String({ format: "uuid", pattern: UUID_PATTERN, "x-allowed": "a UUID", description });
+export const UuidParameter = (description: string, allowed = "a UUID") =>
+  Type.String({ format: "uuid", pattern: UUID_PATTERN, "x-allowed": allowed, description });
 
 /** `_links.self.href`: the absolute URL of what is shown, under the server's public URL. */
 export const Links = Type.Object(
