@@ -36,6 +36,7 @@ import { registerPublicKeyRoutes } from "./public-keys.ts";
 import { harkAddition } from "./schemas/common.ts";
 import { COMPONENTS } from "./schemas/components.ts";
 import { registerSigningSecretRoutes } from "./signing-secrets.ts";
+import { mediaTooLarge } from "./upload-parts.ts";
 import { faults, validatorCompiler } from "./validation.ts";
 
 export async function buildApp(services: Services): Promise<HarkApp> {
@@ -79,7 +80,8 @@ export async function buildApp(services: Services): Promise<HarkApp> {
   for (const schema of COMPONENTS) app.addSchema(schema);
 
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
-    const apiError = error instanceof ApiError ? error : translateFrameworkError(error);
+    const apiError =
+      error instanceof ApiError ? error : translateFrameworkError(error, services.settings.maxUploadBytes);
     if (apiError.status >= 500) request.log.error({ err: error }, "request failed");
     const body: ErrorEnvelope = { status: apiError.status, errors: apiError.errors, reference: request.id };
     if (apiError.status === 401) reply.header("www-authenticate", 'Bearer realm="hark"');
@@ -171,16 +173,15 @@ export async function describeApi(
 }
 
 /** Errors raised by Fastify and its plugins, in the client's terms. */
-function translateFrameworkError(error: FastifyError): ApiError {
+function translateFrameworkError(error: FastifyError, maxUploadBytes: number): ApiError {
   switch (error.code) {
     case "FST_REQ_FILE_TOO_LARGE":
-      return new ApiError(
-        "uploadTooLarge",
-        "The media file is larger than this server accepts (HARK_MAX_UPLOAD_BYTES)",
-      );
+      return new ApiError("bodyTooLarge", mediaTooLarge(maxUploadBytes));
     case "FST_INVALID_MULTIPART_CONTENT_TYPE":
     case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
       return new ApiError("unsupportedMediaType", `Content-Type not accepted here: ${error.message}`);
+    case "FST_INVALID_JSON_FIELD_ERROR":
+      return new ApiError("configurationUnparseable", "A part typed application/json is not valid JSON");
     case "FST_PARTS_LIMIT":
     case "FST_FILES_LIMIT":
     case "FST_FIELDS_LIMIT":

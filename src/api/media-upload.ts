@@ -5,8 +5,6 @@
  * media row, its deliveries and its processing job commit in one transaction.
  */
 import { randomUUID } from "node:crypto";
-import type { Readable } from "node:stream";
-import type { FastifyRequest } from "fastify";
 import { Type } from "typebox";
 import { mediaPrefix, originalKey } from "../blobs/blob-store.ts";
 import { mediaDocument } from "../documents/media-document.ts";
@@ -18,7 +16,7 @@ import {
   parseMetadata,
   type UrlPolicy,
 } from "../intake/configuration.ts";
-import { contentTypeOfFileName, UNKNOWN_CONTENT_TYPE } from "../pipeline/media-content-type.ts";
+import { UNKNOWN_CONTENT_TYPE } from "../pipeline/media-content-type.ts";
 import type { Services } from "../services.ts";
 import { definitionsFor } from "../store/definitions-for.ts";
 import { getMedia, insertMedia } from "../store/media.ts";
@@ -26,16 +24,10 @@ import { getPublicKey } from "../store/public-keys.ts";
 import type { HarkApp } from "./hark-app.ts";
 import { accountRefusals, Binary, ref, response } from "./schemas/common.ts";
 import { MediaDocument } from "./schemas/media.ts";
+import { type ReceivedParts, receiveParts } from "./upload-parts.ts";
 
-// VoiceBase's `transcript` part (aligning a given transcript) is not supported: it is refused as unknown.
 const TEXT_PARTS = ["configuration", "metadata", "mediaUrl"] as const;
-type TextPart = (typeof TEXT_PARTS)[number];
-const MAX_TEXT_PART_BYTES = 1024 * 1024;
-
-interface Received {
-  texts: Partial<Record<TextPart, string>>;
-  file?: { bytes: number; contentType: string | undefined };
-}
+type Received = ReceivedParts<(typeof TEXT_PARTS)[number]>;
 
 /**
  * The multipart body, as the OpenAPI description shows it. The route does not validate the body with it:
@@ -97,7 +89,7 @@ export function registerUploadRoute(app: HarkApp, services: Services): void {
             "mediaUrlMalformed",
             "tooManyAttachments",
             "invalidRequest",
-            "uploadTooLarge",
+            "bodyTooLarge",
             "unsupportedMediaType",
           ),
         },
@@ -114,7 +106,11 @@ export function registerUploadRoute(app: HarkApp, services: Services): void {
       }
       const mediaId = randomUUID();
       try {
-        const received = await receive(request, mediaId, services);
+        const received = await receiveParts(request, TEXT_PARTS, {
+          blobs,
+          key: originalKey(mediaId),
+          maxBytes: settings.maxUploadBytes,
+        });
         const faults: ErrorEntry[] = [];
         const configuration = parseConfiguration(received.texts.configuration, urlPolicy);
         if (!configuration.ok) faults.push(...configuration.errors);
@@ -179,46 +175,6 @@ export function registerUploadRoute(app: HarkApp, services: Services): void {
   );
 }
 
-async function receive(request: FastifyRequest, mediaId: string, services: Services): Promise<Received> {
-  const received: Received = { texts: {} };
-  const parts = request.parts({ limits: { fileSize: services.settings.maxUploadBytes, files: 5 } });
-  for await (const part of parts) {
-    const name = part.fieldname;
-    if (part.type === "file" && name === "media") {
-      if (received.file) {
-        part.file.resume();
-        throw new ApiError(
-          "tooManyAttachments",
-          "The request contains more than one 'media' part; send exactly one",
-        );
-      }
-      const bytes = await services.blobs.put(originalKey(mediaId), part.file);
-      if (part.file.truncated)
-        throw new ApiError("uploadTooLarge", tooLarge(services.settings.maxUploadBytes));
-      received.file = {
-        bytes,
-        contentType: declaredContentType(part.mimetype) ?? contentTypeOfFileName(part.filename),
-      };
-      continue;
-    }
-    if (!(TEXT_PARTS as readonly string[]).includes(name)) {
-      if (part.type === "file") part.file.resume();
-      throw new ApiError(
-        "invalidMultipart",
-        `Unknown part '${name}'; the parts are media (a file), mediaUrl, configuration and metadata`,
-      );
-    }
-    if (received.texts[name as TextPart] !== undefined) {
-      if (part.type === "file") part.file.resume();
-      throw new ApiError("invalidMultipart", `The part '${name}' is given more than once; send it once`);
-    }
-    // curl -F configuration=@file.json sends a text part as a file; accept both.
-    received.texts[name as TextPart] =
-      part.type === "file" ? await readText(part.file, name) : String(part.value);
-  }
-  return received;
-}
-
 function sourceFaults(received: Received, mediaUrl: string | undefined, urlPolicy: UrlPolicy): ErrorEntry[] {
   if (received.file && mediaUrl) {
     return [errorEntry("invalidRequest", "Send either a 'media' file or a 'mediaUrl', not both")];
@@ -245,31 +201,4 @@ function sourceFaults(received: Received, mediaUrl: string | undefined, urlPolic
       ];
   }
   return [];
-}
-
-/** curl's default type says nothing; the file name or, later, the bytes say more. */
-function declaredContentType(mimetype: string): string | undefined {
-  const type = mimetype.split(";")[0]?.trim().toLowerCase();
-  return type && type !== UNKNOWN_CONTENT_TYPE ? type : undefined;
-}
-
-async function readText(stream: Readable, name: string): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of stream) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_TEXT_PART_BYTES) {
-      stream.resume();
-      throw new ApiError(
-        "invalidMultipart",
-        `The part '${name}' is larger than ${MAX_TEXT_PART_BYTES} bytes`,
-      );
-    }
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString("utf8");
-}
-
-function tooLarge(max: number): string {
-  return `The media file is larger than the ${max} bytes this server accepts`;
 }

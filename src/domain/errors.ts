@@ -30,16 +30,18 @@ export const errorCodes = {
   tooManyAttachments: { code: 10206, status: 400 },
   mediaUrlDownloadFailed: { code: 10207, status: 400 },
   notFinished: { code: 10301, status: 409 },
+  /**
+   * A request larger than its route takes: the media file (HARK_MAX_UPLOAD_BYTES), a text part (1 MiB), a
+   * JSON body (64 KiB for a public key, 4 MiB for training, else 1 MiB).
+   */
+  bodyTooLarge: { code: 10800, status: 413 },
   configurationInvalid: { code: 11001, status: 400 },
   urlNotAllowed: { code: 11002, status: 400 },
-  uploadTooLarge: { code: 11003, status: 413 },
   adminDisabled: { code: 11004, status: 403 },
   invalidRequest: { code: 11005, status: 400 },
   accountNameTaken: { code: 11006, status: 409 },
   unsupportedMediaType: { code: 11007, status: 415 },
   featureUnsupported: { code: 11009, status: 400 },
-  /** A JSON or text body larger than its route takes (64 KiB for a public key, 4 MiB for training, else 1 MiB). */
-  bodyTooLarge: { code: 11010, status: 413 },
   recognitionFailed: { code: 11101, status: 500 },
   spottingGroupInvalid: { code: 11201, status: 400 },
   categoryInvalid: { code: 11202, status: 400 },

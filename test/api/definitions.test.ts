@@ -416,7 +416,7 @@ describe("definitions API", () => {
         headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
         payload: JSON.stringify({ examples: [{ text: "x".repeat(4 * 1024 * 1024), label: "a" }] }),
       });
-      refused(tooLarge, 413, 11010);
+      refused(tooLarge, 413, 10800);
       assert.equal((await get(`${CLASSIFIERS}/big`)).json().classifierVersion, "1");
     });
 

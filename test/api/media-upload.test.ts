@@ -7,6 +7,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
+import type { Configuration } from "../../src/domain/configuration.ts";
 import { startTestHark, type TestHark } from "../support/harness.ts";
 
 const AUDIO = randomBytes(64 * 1024); // bytes are not decoded at upload; processing is not running here
@@ -119,6 +120,116 @@ describe("POST /v3/media", () => {
     assert.equal(response.statusCode, 200, response.body);
   });
 
+  /** A multipart body built by hand: FormData cannot send a plain field with a Content-Type. */
+  function multipart(parts: { name: string; value: string; type?: string; filename?: string }[]) {
+    const boundary = "hark-test-boundary";
+    const body = parts
+      .map(
+        ({ name, value, type, filename }) =>
+          `--${boundary}\r\ncontent-disposition: form-data; name="${name}"${filename ? `; filename="${filename}"` : ""}\r\n` +
+          `${type ? `content-type: ${type}\r\n` : ""}\r\n${value}\r\n`,
+      )
+      .join("");
+    return {
+      headers: {
+        authorization: `Bearer ${token}`,
+        "content-type": `multipart/form-data; boundary=${boundary}`,
+      },
+      payload: `${body}--${boundary}--\r\n`,
+    };
+  }
+
+  describe("every multipart style VoiceBase clients send reads the same", () => {
+    const configuration = JSON.stringify({
+      ingest: { stereo: { left: { speakerName: "Agent" }, right: { speakerName: "Caller" } } },
+      priority: "high",
+    });
+    const metadata = JSON.stringify({ title: "Inbound call", extended: { queue: "billing" } });
+    const styles: [string, { type?: string; filename?: string }][] = [
+      ["a plain field", {}],
+      ["a field typed application/json", { type: "application/json" }],
+      ["a file part", { type: "application/json", filename: "configuration.json" }],
+      ["a file part of unknown type", { type: "application/octet-stream", filename: "configuration.json" }],
+    ];
+    for (const [style, how] of styles) {
+      test(`configuration and metadata as ${style}; mediaUrl as a text/url file part`, async () => {
+        const response = await hark.app.inject({
+          method: "POST",
+          url: "/v3/media",
+          ...multipart([
+            { name: "configuration", value: configuration, ...how },
+            { name: "metadata", value: metadata, ...how },
+            {
+              name: "mediaUrl",
+              value: "https://example.com/call.wav\n",
+              type: "text/url",
+              filename: "url.txt",
+            },
+          ]),
+        });
+        assert.equal(response.statusCode, 200, response.body);
+        const document = response.json();
+        assert.deepEqual(document.metadata, JSON.parse(metadata));
+        const { rows } = await hark.services.db.query(
+          "select configuration, media_url from media where media_id = $1",
+          [document.mediaId],
+        );
+        const [row] = rows as { media_url: string; configuration: Configuration }[];
+        assert.equal(row?.media_url, "https://example.com/call.wav");
+        assert.equal(row?.configuration.priority, "high");
+        assert.deepEqual(
+          row?.configuration.speakers.map((speaker) => speaker.speakerName),
+          ["Agent", "Caller"],
+        );
+      });
+    }
+
+    test("a field typed application/json is checked like any other: a fault is named", async () => {
+      const response = await hark.app.inject({
+        method: "POST",
+        url: "/v3/media",
+        ...multipart([
+          { name: "configuration", value: '{"ingest": {"speakrName": "Ann"}}', type: "application/json" },
+          { name: "mediaUrl", value: "https://example.com/call.wav" },
+        ]),
+      });
+      assert.equal(response.statusCode, 400, response.body);
+      assert.equal(response.json().errors[0].code, 10008);
+      assert.match(response.json().errors[0].error, /speakrName/);
+    });
+
+    test("a field typed application/json that is not JSON is refused with 10007", async () => {
+      await takeBaseline();
+      const response = await hark.app.inject({
+        method: "POST",
+        url: "/v3/media",
+        ...multipart([
+          { name: "configuration", value: "{not json", type: "application/json" },
+          { name: "mediaUrl", value: "https://example.com/call.wav" },
+        ]),
+      });
+      assert.equal(response.statusCode, 400, response.body);
+      assert.equal(response.json().errors[0].code, 10007);
+      await storedNothing();
+    });
+
+    test("a text field over 1 MiB is refused, never cut short", async () => {
+      await takeBaseline();
+      const padded = JSON.stringify({ title: "x".repeat(1024 * 1024) });
+      const response = await hark.app.inject({
+        method: "POST",
+        url: "/v3/media",
+        ...multipart([
+          { name: "metadata", value: padded },
+          { name: "mediaUrl", value: "https://example.com/call.wav" },
+        ]),
+      });
+      assert.equal(response.statusCode, 413, response.body);
+      assert.equal(response.json().errors[0].code, 10800);
+      await storedNothing();
+    });
+  });
+
   const refusals: [string, Parameters<TestHark["upload"]>[1], number, number, RegExp][] = [
     [
       "no media and no mediaUrl",
@@ -204,7 +315,7 @@ describe("POST /v3/media", () => {
       10001,
       /more than once/,
     ],
-    ["a file over HARK_MAX_UPLOAD_BYTES", { media: randomBytes(1024 * 1024 + 1) }, 413, 11003, /larger than/],
+    ["a file over HARK_MAX_UPLOAD_BYTES", { media: randomBytes(1024 * 1024 + 1) }, 413, 10800, /larger than/],
   ];
   for (const [name, parts, status, code, message] of refusals) {
     test(`refuses ${name} with ${status} (${code}) and stores nothing`, async () => {

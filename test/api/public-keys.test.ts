@@ -192,7 +192,7 @@ describe("public keys API", () => {
       assert.match(message, /application\/octet-stream/);
     }
     const tooLarge = publicKey + " ".repeat(MAX_PUBLIC_KEY_BYTES);
-    assert.match(refused(await upload(tooLarge), 413, 11010), /larger than this route takes/);
+    assert.match(refused(await upload(tooLarge), 413, 10800), /larger than this route takes/);
     const noBody = await call("POST", KEYS);
     assert.match(refused(noBody, 400, 11501), /empty/);
   });
