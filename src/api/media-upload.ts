@@ -14,6 +14,7 @@ import {
   checkOutboundUrl,
   parseConfiguration,
   parseMetadata,
+  TEXT_PART_FAULTS,
   type UrlPolicy,
 } from "../intake/configuration.ts";
 import { UNKNOWN_CONTENT_TYPE } from "../pipeline/media-content-type.ts";
@@ -69,22 +70,18 @@ export function registerUploadRoute(app: HarkApp, services: Services): void {
         tags: ["Media"],
         summary: "Upload media for transcription and analysis",
         description:
-          "Multipart: a `media` file (streamed to storage) or a `mediaUrl` Hark downloads, with an optional `configuration` and `metadata`, each JSON. Parts may come in any order; an unknown or repeated part is refused. The configuration is checked strictly and every fault is listed; nothing is stored when any is found. VoiceBase's `transcript` part (aligning a given transcript) is not supported.",
+          "Multipart: a `media` file (streamed to storage) or a `mediaUrl` Hark downloads, with an optional `configuration` and `metadata`, each JSON. Parts may come in any order; an unknown or repeated part is refused. The configuration is checked strictly and every fault is listed; nothing is stored when any is found. Every multipart style reads alike: a plain field, a field typed `application/json`, a file part (`configuration.json`, a `mediaUrl` typed `text/url`). The answer's `warnings` name what the configuration asks for that Hark does not compute yet.",
         body: { content: { "multipart/form-data": { schema: UploadBody } } },
         response: {
           200: response(MediaDocument, "The media document, `status: accepted`."),
           ...accountRefusals(
+            ...TEXT_PART_FAULTS,
             "invalidMultipart",
-            "configurationUnparseable",
-            "configurationPropertyNotAllowed",
-            "configurationInvalid",
-            "featureUnsupported",
-            "urlNotAllowed",
+            "spottingGroupNotFound",
             "definitionNotFound",
+            "vocabularyNotFound",
+            "vocabularyEmpty",
             "publicKeyNotFound",
-            "metadataUnparseable",
-            "externalIdEmpty",
-            "externalIdTooLong",
             "mediaMissing",
             "mediaUrlMalformed",
             "tooManyAttachments",
@@ -135,9 +132,12 @@ export function registerUploadRoute(app: HarkApp, services: Services): void {
             request.account.accountId,
             configuration.value.analyses,
           );
-          for (const name of missing) {
+          for (const { kind, name } of missing) {
             faults.push(
-              errorEntry("definitionNotFound", `${name} is not defined in this account; define it first`),
+              errorEntry(
+                kind === "Spotting group" ? "spottingGroupNotFound" : "definitionNotFound",
+                `${kind} ${name} is not defined in this account; define it first`,
+              ),
             );
           }
         }

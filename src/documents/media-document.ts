@@ -3,6 +3,7 @@
  * (VoiceBase `VbMedia`, spec/callbacks.md "Callback body of type analytics"). Pure.
  */
 import { type IncludeSection, type StreamName, STREAM_NAMES } from "../domain/configuration.ts";
+import type { Message } from "../domain/errors.ts";
 import { type MediaRecord, TASKS } from "../domain/media.ts";
 import type { Transcript } from "../domain/transcript.ts";
 
@@ -81,6 +82,12 @@ export function envelopeOf(media: MediaRecord, publicUrl: string): Record<string
   };
 }
 
+/** VoiceBase's `warnings`: what the configuration asked for and Hark did not do, then processing's. */
+function warningsOf(media: MediaRecord): { warnings?: Message[] } {
+  const warnings = [...(media.configuration.warnings ?? []), ...media.messages];
+  return warnings.length > 0 ? { warnings } : {};
+}
+
 /**
  * The document with the sections `include` names (every section when it is undefined). A section not
  * computed (yet, or at all for this item) is left out rather than shown empty.
@@ -96,7 +103,10 @@ export function mediaDocument(media: MediaRecord, publicUrl: string, include?: r
   }
   const streams = streamsOf(media, publicUrl);
   if (wanted("streams") && streams.length > 0) document.streams = streams;
+  // VoiceBase's `warnings` and the spec's `messages` section are one thing under two names; both go
+  // where `include` asks for messages, so a body filtered by `include` has exactly what it names.
   if (wanted("messages") && media.messages.length > 0) document.messages = media.messages;
+  if (wanted("messages")) Object.assign(document, warningsOf(media));
   return document;
 }
 

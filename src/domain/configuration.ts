@@ -3,6 +3,7 @@
  * given its defaults (src/intake/ does that). Processing, callbacks and documents work from these types
  * only, never from the JSON the client sent.
  */
+import type { Message } from "./errors.ts";
 import type { TranscriptFormat } from "./transcript.ts";
 
 /** The sections an analytics callback's `include` may name. */
@@ -59,7 +60,16 @@ export interface Configuration {
    */
   encryption?: { publicKeyId: string; publicKeyHash?: string };
   timeToLiveInSeconds?: number;
+  /** Saved vocabularies the configuration names (`vocabularies[].vocabularyName`). */
+  vocabularyNames?: string[];
+  /** What the configuration asks for that Hark does not do (yet): shown in the document's `warnings`. */
+  warnings?: Message[];
 }
+
+/** VoiceBase's `speechModel.features`. Hark does not compute either yet (a warning says so). */
+export const SPEECH_MODEL_FEATURES = ["advancedPunctuation", "voiceFeatures"] as const;
+/** VoiceBase's `speechModel.extensions`. */
+export const SPEECH_MODEL_EXTENSIONS = ["voicemail"] as const;
 
 /** VoiceBase's metric groups; `talk-style-tone-and-volume` needs voice features Hark does not measure. */
 export const METRIC_GROUP_NAMES = [

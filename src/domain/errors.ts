@@ -1,7 +1,7 @@
 /**
- * The closed set of errors a client can see, each with its HTTP status and a stable numeric code. Codes
- * 10xxx are VoiceBase's own (spec/voicebase/errors/errors.rst) where VoiceBase has one for the case;
- * 11xxx are Hark's. Every code is listed in docs/errors.md (a test checks it).
+ * The closed set of errors a client can see, each with its HTTP status and a stable numeric code. Where
+ * VoiceBase has a code for the case (spec/voicebase/errors/errors.rst: 10xxx, 15xxx, 20xxx, 40xxx,
+ * 50xxx, 60xxx...) it is that code, so client code written against VoiceBase handles it; 11xxx are Hark's. Every code is listed in docs/errors.md (a test checks it).
  *
  * Routes throw `ApiError`; the error handler in api/app.ts turns it into VoiceBase's envelope
  * `{status, errors: [{code, error}], reference}`.
@@ -19,9 +19,12 @@ export const errorCodes = {
   invalidAuthorization: { code: 10003, status: 401 },
   configurationUnparseable: { code: 10007, status: 400 },
   configurationPropertyNotAllowed: { code: 10008, status: 400 },
+  priorityInvalid: { code: 10009, status: 400 },
+  configurationDuplicateProperty: { code: 10010, status: 400 },
   metadataUnparseable: { code: 10107, status: 400 },
   externalIdEmpty: { code: 10108, status: 400 },
   externalIdTooLong: { code: 10109, status: 400 },
+  metadataDuplicateProperty: { code: 10110, status: 400 },
   mediaUndecodable: { code: 10201, status: 400 },
   mediaMissing: { code: 10202, status: 400 },
   mediaUrlUnreachable: { code: 10203, status: 400 },
@@ -35,6 +38,39 @@ export const errorCodes = {
    * JSON body (64 KiB for a public key, 4 MiB for training, else 1 MiB).
    */
   bodyTooLarge: { code: 10800, status: 413 },
+  /** A language other than English: Hark's recogniser would hear nonsense. */
+  languageUnsupported: { code: 10601, status: 400 },
+  speechModelExtensionUnknown: { code: 10602, status: 400 },
+  speechModelFeatureUnknown: { code: 10603, status: 400 },
+  /** `ingest` names more than one of `speakerName`, `stereo`, `channels`, `tracks`. */
+  ingestConflict: { code: 15000, status: 400 },
+  ingestChannelsEmpty: { code: 15001, status: 400 },
+  /** Only in a failed item's `errors`: `ingest` names a channel the media does not have. */
+  ingestChannelsMismatch: { code: 15004, status: 400 },
+  ingestAllChannelsIgnored: { code: 15005, status: 400 },
+  vocabularyNothingGiven: { code: 20006, status: 400 },
+  vocabularyNamedAndTerms: { code: 20007, status: 400 },
+  vocabularyNotFound: { code: 20008, status: 400 },
+  vocabularyEmpty: { code: 20009, status: 400 },
+  vocabularyTermsOverLimit: { code: 20010, status: 400 },
+  vocabularyTermEmpty: { code: 20014, status: 400 },
+  vocabularyWeightInvalid: { code: 20015, status: 400 },
+  vocabularyTermsDuplicated: { code: 20017, status: 400 },
+  spottingGroupNotFound: { code: 40005, status: 400 },
+  classifierUnnamed: { code: 50002, status: 400 },
+  detectorUnnamed: { code: 50004, status: 400 },
+  /** A detector names an unknown detector or parameter value; VoiceBase's "not available" code. */
+  detectorUnavailable: { code: 50006, status: 400 },
+  redactorEmpty: { code: 50007, status: 400 },
+  redactorPropertyMissing: { code: 50008, status: 400 },
+  callbackUrlMissing: { code: 60001, status: 400 },
+  callbackProtocolInvalid: { code: 60002, status: 400 },
+  callbackIncludeUnknown: { code: 60003, status: 400 },
+  callbackUrlInvalid: { code: 60006, status: 400 },
+  callbackTypeUnknown: { code: 60007, status: 400 },
+  callbackPropertyMisplaced: { code: 60008, status: 400 },
+  callbackFormatInvalid: { code: 60010, status: 400 },
+  callbackMethodInvalid: { code: 60011, status: 400 },
   configurationInvalid: { code: 11001, status: 400 },
   urlNotAllowed: { code: 11002, status: 400 },
   adminDisabled: { code: 11004, status: 403 },
@@ -49,7 +85,7 @@ export const errorCodes = {
   classifierInvalid: { code: 11204, status: 400 },
   classifierTrainingFailed: { code: 11205, status: 400 },
   definitionNameMismatch: { code: 11206, status: 400 },
-  /** An upload names a spotting group, category or classifier the account has not defined. */
+  /** An upload names a category or classifier the account has not defined. */
   definitionNotFound: { code: 11207, status: 400 },
   /** The account has as many active signing secrets as a callback is signed with. */
   signingSecretLimit: { code: 11301, status: 409 },
@@ -68,11 +104,22 @@ export const errorCodes = {
 
 export type ErrorName = keyof typeof errorCodes;
 
-/** Codes of the warnings (`messages[]`) a finished media item may carry. */
+/**
+ * A warning (VoiceBase's `VbMessage`): something the client asked for or sent that Hark did not do as
+ * asked, shown in the document's `warnings` (and the spec's `messages` section). Never a refusal.
+ */
+export interface Message {
+  code: number;
+  message: string;
+}
+
+/** Codes of the warnings a media item may carry. */
 export const messageCodes = {
   noSpeech: 12001,
   /** A spotting group, category or classifier the configuration named was deleted before processing ran. */
   definitionMissing: 12002,
+  /** The configuration asks for a VoiceBase feature this version of Hark does not compute yet. */
+  featureNotComputed: 12003,
 } as const;
 
 export function errorEntry(errorName: ErrorName, message: string): ErrorEntry {

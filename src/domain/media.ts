@@ -17,15 +17,9 @@
  */
 import type { Account } from "./account.ts";
 import type { Configuration } from "./configuration.ts";
-import type { ErrorEntry } from "./errors.ts";
+import type { ErrorEntry, Message } from "./errors.ts";
 
 export type MediaStatus = "accepted" | "running" | "finished" | "failed";
-
-/** A warning of a finished media item (`messages[]`), e.g. no speech found. */
-export interface Message {
-  code: number;
-  message: string;
-}
 
 /** The client's own description of an upload (VoiceBase's `VbMetadata`). */
 export interface Metadata {

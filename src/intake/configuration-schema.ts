@@ -10,6 +10,8 @@ import {
   CALLBACK_TYPES,
   INCLUDE_SECTIONS,
   METRIC_GROUP_NAMES,
+  SPEECH_MODEL_EXTENSIONS,
+  SPEECH_MODEL_FEATURES,
   STREAM_NAMES,
 } from "../domain/configuration.ts";
 import { TRANSCRIPT_FORMATS } from "../domain/transcript.ts";
@@ -68,6 +70,40 @@ const Callback = closed(
   { description: "One callback: a call to `url` when processing ends (spec: Callback configuration)." },
 );
 
+const SpeechModel = closed({
+  language: Type.Optional(Type.String({ description: "English only (`en-US`, `en`)." })),
+  model: Type.Optional(
+    Type.String({ description: "A VoiceBase engine (`Titan`, ...); Hark has one engine and warns." }),
+  ),
+  features: Type.Optional(
+    Type.Array(string(), { description: `Any of ${SPEECH_MODEL_FEATURES.join(", ")}.` }),
+  ),
+  extensions: Type.Optional(
+    Type.Array(string(), { description: `Any of ${SPEECH_MODEL_EXTENSIONS.join(", ")}.` }),
+  ),
+});
+
+export const MAX_VOCABULARY_TERMS = 1000;
+export const MAX_VOCABULARY_TERM_LENGTH = 64;
+
+const VocabularyTerm = closed({
+  term: Type.String({ maxLength: MAX_VOCABULARY_TERM_LENGTH }),
+  soundsLike: Type.Optional(
+    Type.Array(Type.String({ maxLength: MAX_VOCABULARY_TERM_LENGTH }), { maxItems: 100 }),
+  ),
+  weight: Type.Optional(Type.Integer({ minimum: 0, maximum: 5, "x-allowed": "a whole number from 0 to 5" })),
+});
+
+const Vocabulary = closed({
+  vocabularyName: Type.Optional(Type.String({ minLength: 1 })),
+  terms: Type.Optional(Type.Array(VocabularyTerm)),
+  scripts: Type.Optional(
+    Type.Array(Type.Union([closed({ script: string() }), string()]), {
+      description: "Whole phrases in context: `{script}` objects (the Swagger) or plain strings.",
+    }),
+  ),
+});
+
 const DetectorConfiguration = closed({
   detectorId: Type.Optional(string()),
   detectorName: Type.Optional(Type.String({ description: "`PCI`, `SSN` or `Number`." })),
@@ -88,14 +124,15 @@ const DetectorConfiguration = closed({
 
 export const ConfigurationSchema = closed(
   {
-    speechModel: Type.Optional(
-      closed({
-        language: Type.Optional(Type.String({ description: "English only (`en-US`, `en`)." })),
-        features: Type.Optional(Type.Array(string())),
-        extensions: Type.Optional(Type.Array(string())),
+    speechModel: Type.Optional(SpeechModel),
+    additionalSpeechModels: Type.Optional(
+      Type.Array(SpeechModel, {
+        description: "Further languages of a multi-language call; Hark warns and uses `speechModel`.",
       }),
     ),
-    priority: Type.Optional(Type.Enum(["low", "normal", "high"])),
+    priority: Type.Optional(
+      Type.Enum(["low", "normal", "high"], { description: "Processing order among waiting items." }),
+    ),
     ingest: Type.Optional(
       closed({
         allowDeferredProcessing: flag(),
@@ -140,14 +177,32 @@ export const ConfigurationSchema = closed(
         ),
       }),
     ),
-    knowledge: Type.Optional(closed({ enableDiscovery: flag(), enableExternalDataSources: flag() })),
+    knowledge: Type.Optional(
+      closed({
+        enableDiscovery: flag(),
+        enableExternalDataSources: Type.Optional(
+          Type.Boolean({ description: "Hark never consults external sources, whatever this says." }),
+        ),
+      }),
+    ),
     transcript: Type.Optional(
       closed({
-        formatting: Type.Optional(closed({ enableNumberFormatting: flag() })),
+        formatting: Type.Optional(
+          closed({
+            enableNumberFormatting: Type.Optional(
+              Type.Boolean({ description: "Spoken numbers as digits (VoiceBase's default: true)." }),
+            ),
+          }),
+        ),
         contentFiltering: Type.Optional(closed({ enableProfanityFiltering: flag() })),
       }),
     ),
-    vocabularies: Type.Optional(Type.Array(Type.Object({}))),
+    vocabularies: Type.Optional(
+      Type.Array(Vocabulary, {
+        description:
+          "Custom vocabulary: a saved vocabulary by `vocabularyName`, or ad hoc `terms` (or `scripts`).",
+      }),
+    ),
     categories: Type.Optional(
       Type.Array(
         closed({ allCategories: flag(), categoryName: Type.Optional(Type.String({ minLength: 1 })) }),
@@ -158,7 +213,7 @@ export const ConfigurationSchema = closed(
     conversation: Type.Optional(closed({ verbNounPairsEnabled: flag() })),
     publish: Type.Optional(
       closed({
-        callbacks: Type.Array(Callback, { maxItems: MAX_CALLBACKS }),
+        callbacks: Type.Optional(Type.Array(Callback, { maxItems: MAX_CALLBACKS })),
         enableAnalyticIndexing: flag(),
       }),
     ),
@@ -169,7 +224,7 @@ export const ConfigurationSchema = closed(
   {
     $id: "Configuration",
     description:
-      "VoiceBase's `VbConfiguration`, as Hark takes it. Accepted by the schema but refused (11009): `transcript`, `searchability`, `vocabularies`, `ingest.tracks`, `speechModel.features` and `extensions`, a language other than English, the `talk-style-tone-and-volume` metrics.",
+      "VoiceBase's `VbConfiguration`: every section VoiceBase documents is accepted. What Hark does not compute yet (voice features, advanced punctuation, number formatting, profanity filtering, custom vocabulary in recognition, the `talk-style-tone-and-volume` metrics, another engine or language model) is named in the media document's `warnings` (code 12003). Refused: a language other than English (10601), more than one `ingest.tracks`.",
     examples: [
       {
         ingest: {

@@ -5,7 +5,7 @@
  */
 import net from "node:net";
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
-import { detectorRequestFault } from "../analytics/detectors.ts";
+import { DETECTOR_NAMES, detectorRequestFault } from "../analytics/detectors.ts";
 import type {
   AnalysisPlan,
   Callback,
@@ -14,7 +14,7 @@ import type {
   MetricGroupName,
   SpeakerChannel,
 } from "../domain/configuration.ts";
-import { type ErrorEntry, errorEntry } from "../domain/errors.ts";
+import { type ErrorEntry, type ErrorName, errorEntry } from "../domain/errors.ts";
 import type { Metadata } from "../domain/media.ts";
 import { addressPolicy, isAllowedAddress } from "../net/guard.ts";
 import {
@@ -24,7 +24,11 @@ import {
   MAX_EXTERNAL_ID_LENGTH,
   MetadataSchema,
 } from "./configuration-schema.ts";
+import { duplicateProperty } from "./duplicate-properties.ts";
+import { featureFaults, featureWarnings } from "./requested-features.ts";
 import { faultText } from "./schema-faults.ts";
+import { schemaFaultName } from "./voicebase-codes.ts";
+import { vocabularyFaults } from "./vocabulary-faults.ts";
 
 export interface UrlPolicy {
   allowHttp: boolean;
@@ -32,6 +36,49 @@ export interface UrlPolicy {
   /** `HARK_CALLBACK_ALLOW_CIDRS`: private networks a URL may name all the same. */
   allowCidrs?: readonly string[];
 }
+
+/**
+ * Every code a fault of an upload's configuration or metadata can have, as the upload routes list them
+ * in their OpenAPI description; those the account's definitions and keys decide are the routes' own.
+ */
+export const TEXT_PART_FAULTS = [
+  "configurationUnparseable",
+  "configurationPropertyNotAllowed",
+  "configurationInvalid",
+  "configurationDuplicateProperty",
+  "priorityInvalid",
+  "languageUnsupported",
+  "speechModelExtensionUnknown",
+  "speechModelFeatureUnknown",
+  "featureUnsupported",
+  "ingestConflict",
+  "ingestChannelsEmpty",
+  "ingestAllChannelsIgnored",
+  "vocabularyNothingGiven",
+  "vocabularyNamedAndTerms",
+  "vocabularyTermsOverLimit",
+  "vocabularyTermEmpty",
+  "vocabularyWeightInvalid",
+  "vocabularyTermsDuplicated",
+  "classifierUnnamed",
+  "detectorUnnamed",
+  "detectorUnavailable",
+  "redactorEmpty",
+  "redactorPropertyMissing",
+  "callbackUrlMissing",
+  "callbackProtocolInvalid",
+  "callbackIncludeUnknown",
+  "callbackUrlInvalid",
+  "callbackTypeUnknown",
+  "callbackPropertyMisplaced",
+  "callbackFormatInvalid",
+  "callbackMethodInvalid",
+  "urlNotAllowed",
+  "metadataUnparseable",
+  "metadataDuplicateProperty",
+  "externalIdEmpty",
+  "externalIdTooLong",
+] as const satisfies readonly ErrorName[];
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; errors: ErrorEntry[] };
 
@@ -62,6 +109,15 @@ export function parseConfiguration(text: string | undefined, policy: UrlPolicy):
         ),
       );
     }
+    const duplicate = duplicateProperty(text);
+    if (duplicate !== undefined) {
+      return fail(
+        errorEntry(
+          "configurationDuplicateProperty",
+          `configuration.${duplicate} is given more than once; remove one of them`,
+        ),
+      );
+    }
   }
   const validateConfiguration = validatorsOf().configuration;
   if (!validateConfiguration(raw)) {
@@ -72,12 +128,17 @@ export function parseConfiguration(text: string | undefined, policy: UrlPolicy):
   }
   const config = raw;
   const errors = [
-    ...unsupportedFeatures(config),
+    ...featureFaults(config),
     ...ingestFaults(config),
+    ...vocabularyFaults(config),
     ...analysisFaults(config),
     ...callbackFaults(config, policy),
   ];
   if (errors.length > 0) return { ok: false, errors };
+  const vocabularyNames = (config.vocabularies ?? []).flatMap((vocabulary) =>
+    vocabulary.vocabularyName === undefined ? [] : [vocabulary.vocabularyName],
+  );
+  const warnings = featureWarnings(config);
   return {
     ok: true,
     value: {
@@ -88,6 +149,8 @@ export function parseConfiguration(text: string | undefined, policy: UrlPolicy):
       analyses: analysisPlan(config),
       ...(config.encryption && { encryption: { publicKeyId: config.encryption.publicKeyId } }),
       ...(config.timeToLiveInSeconds !== undefined && { timeToLiveInSeconds: config.timeToLiveInSeconds }),
+      ...(vocabularyNames.length > 0 && { vocabularyNames }),
+      ...(warnings.length > 0 && { warnings }),
     },
   };
 }
@@ -99,6 +162,12 @@ export function parseMetadata(text: string | undefined): Parsed<Metadata | undef
     raw = JSON.parse(text);
   } catch (error) {
     return fail(errorEntry("metadataUnparseable", `metadata is not valid JSON: ${(error as Error).message}`));
+  }
+  const duplicate = duplicateProperty(text);
+  if (duplicate !== undefined) {
+    return fail(
+      errorEntry("metadataDuplicateProperty", `metadata.${duplicate} is given more than once; give it once`),
+    );
   }
   const validateMetadata = validatorsOf().metadata;
   if (!validateMetadata(raw)) {
@@ -127,59 +196,7 @@ function fail<T>(entry: ErrorEntry): Parsed<T> {
 
 /** A schema fault of the configuration or the metadata, with the code VoiceBase gives it. */
 function schemaFault(root: string, error: ErrorObject): ErrorEntry {
-  const name =
-    error.keyword === "additionalProperties" ? "configurationPropertyNotAllowed" : "configurationInvalid";
-  return errorEntry(name, faultText(root, error));
-}
-
-/**
- * Sections VoiceBase has and Hark does not compute yet. Refused rather than ignored: a client that asks
- * for keyword spotting must not get a result that silently lacks it.
- */
-function unsupportedFeatures(config: ConfigurationInput): ErrorEntry[] {
-  const unsupported = ["transcript", "searchability", "vocabularies"] as const;
-  const errors = unsupported
-    .filter((name) => config[name] !== undefined)
-    .map((name) =>
-      errorEntry(
-        "featureUnsupported",
-        `configuration.${name} is not supported by this version of Hark; remove it`,
-      ),
-    );
-  const language = config.speechModel?.language;
-  if (language !== undefined && !/^en(-[A-Za-z]{2})?$/.test(language)) {
-    errors.push(
-      errorEntry(
-        "featureUnsupported",
-        `configuration.speechModel.language ${JSON.stringify(language)} is not supported; use en-US`,
-      ),
-    );
-  }
-  if (config.speechModel?.features?.length || config.speechModel?.extensions?.length) {
-    errors.push(
-      errorEntry(
-        "featureUnsupported",
-        "configuration.speechModel features and extensions are not supported; remove them",
-      ),
-    );
-  }
-  if (config.metrics?.some((metric) => metric.metricGroupName === "talk-style-tone-and-volume")) {
-    errors.push(
-      errorEntry(
-        "featureUnsupported",
-        "configuration.metrics talk-style-tone-and-volume needs voice features (pitch, energy) that Hark does not measure; remove it",
-      ),
-    );
-  }
-  if (config.ingest?.tracks !== undefined) {
-    errors.push(
-      errorEntry(
-        "featureUnsupported",
-        "configuration.ingest.tracks is not supported; use ingest.stereo or ingest.channels",
-      ),
-    );
-  }
-  return errors;
+  return errorEntry(schemaFaultName(error), faultText(root, error));
 }
 
 function ingestFaults(config: ConfigurationInput): ErrorEntry[] {
@@ -189,14 +206,14 @@ function ingestFaults(config: ConfigurationInput): ErrorEntry[] {
   if (given.length > 1) {
     return [
       errorEntry(
-        "configurationInvalid",
+        "ingestConflict",
         `configuration.ingest.${given.join(" and configuration.ingest.")} exclude each other; give one`,
       ),
     ];
   }
   if (speakersOf(config).length === 0) {
     return [
-      errorEntry("configurationInvalid", "configuration.ingest ignores every channel; keep at least one"),
+      errorEntry("ingestAllChannelsIgnored", "configuration.ingest ignores every channel; keep at least one"),
     ];
   }
   return [];
@@ -204,8 +221,15 @@ function ingestFaults(config: ConfigurationInput): ErrorEntry[] {
 
 function speakersOf(config: ConfigurationInput): SpeakerChannel[] {
   const ingest = config.ingest;
-  const channels = ingest?.stereo ? [ingest.stereo.left, ingest.stereo.right] : ingest?.channels;
-  if (!channels) return [{ speakerName: ingest?.speakerName ?? "Speaker", channel: "mix" }];
+  // One track (the only kind Hark takes, see requested-features.ts) says what `ingest` itself would.
+  const track = ingest?.tracks?.[0];
+  const channels = track
+    ? track.channels
+    : ingest?.stereo
+      ? [ingest.stereo.left, ingest.stereo.right]
+      : ingest?.channels;
+  const speakerName = track ? track.speakerName : ingest?.speakerName;
+  if (!channels) return [{ speakerName: speakerName ?? "Speaker", channel: "mix" }];
   return channels.flatMap((channel, index) =>
     channel.ignore
       ? []
@@ -262,17 +286,27 @@ function detectorsOf(config: ConfigurationInput): DetectorRequest[] {
 function analysisFaults(config: ConfigurationInput): ErrorEntry[] {
   const errors: ErrorEntry[] = [];
   detectorsOf(config).forEach((detector, index) => {
-    const fault = detectorRequestFault(detector);
-    if (fault)
+    const field = `configuration.prediction.detectors[${index}]`;
+    if (detector.detectorName === undefined) {
       errors.push(
-        errorEntry("configurationInvalid", `configuration.prediction.detectors[${index}]: ${fault}`),
+        errorEntry("detectorUnnamed", `${field} names no detector; give detectorName or detectorId`),
       );
+      return;
+    }
+    if (detector.redactor && !detector.redactor.audio && !detector.redactor.transcript) {
+      errors.push(errorEntry("redactorEmpty", `${field}.redactor redacts nothing; give audio or transcript`));
+    }
+    const fault = detectorRequestFault(detector);
+    if (fault) {
+      const known = (DETECTOR_NAMES as readonly string[]).includes(detector.detectorName);
+      errors.push(errorEntry(known ? "configurationInvalid" : "detectorUnavailable", `${field}: ${fault}`));
+    }
   });
   (config.prediction?.classifiers ?? []).forEach((classifier, index) => {
     if (classifier.classifierId === undefined && classifier.classifierName === undefined) {
       errors.push(
         errorEntry(
-          "configurationInvalid",
+          "classifierUnnamed",
           `configuration.prediction.classifiers[${index}] names no classifier; give classifierId or classifierName`,
         ),
       );
@@ -302,6 +336,12 @@ function analysisFaults(config: ConfigurationInput): ErrorEntry[] {
   return errors;
 }
 
+const CALLBACK_URL_FAULTS = {
+  malformed: "callbackUrlInvalid",
+  protocol: "callbackProtocolInvalid",
+  refused: "urlNotAllowed",
+} as const satisfies Record<OutboundUrlFault["kind"], ErrorName>;
+
 function callbackFaults(config: ConfigurationInput, policy: UrlPolicy): ErrorEntry[] {
   return (config.publish?.callbacks ?? []).flatMap((callback, index) => {
     const field = `configuration.publish.callbacks[${index}]`;
@@ -312,7 +352,7 @@ function callbackFaults(config: ConfigurationInput, policy: UrlPolicy): ErrorEnt
       if (callback[property as keyof typeof misplaced] !== undefined && type !== owner) {
         errors.push(
           errorEntry(
-            "configurationInvalid",
+            "callbackPropertyMisplaced",
             `${field}.${property} applies only to type ${owner}; this callback is of type ${type}`,
           ),
         );
@@ -320,7 +360,7 @@ function callbackFaults(config: ConfigurationInput, policy: UrlPolicy): ErrorEnt
     }
     const urlFault = checkOutboundUrl(callback.url, policy);
     if (urlFault) {
-      const name = urlFault.kind === "malformed" ? "configurationInvalid" : "urlNotAllowed";
+      const name = CALLBACK_URL_FAULTS[urlFault.kind];
       errors.push(errorEntry(name, `${field}.url ${urlFault.message}`));
     }
     return errors;
@@ -349,10 +389,12 @@ export function normaliseCallback(callback: CallbackInput): Callback {
  * https (http only when allowed), and not naming a loopback or private address literally. WHATWG URL
  * parsing already turns odd IPv4 spellings (`127.1`, `2130706433`, `0x7f.1`) into dotted form.
  */
-export function checkOutboundUrl(
-  text: string,
-  policy: UrlPolicy,
-): { kind: "malformed" | "refused"; message: string } | undefined {
+export interface OutboundUrlFault {
+  kind: "malformed" | "protocol" | "refused";
+  message: string;
+}
+
+export function checkOutboundUrl(text: string, policy: UrlPolicy): OutboundUrlFault | undefined {
   let url: URL;
   try {
     url = new URL(text);
@@ -361,7 +403,7 @@ export function checkOutboundUrl(
   }
   if (url.protocol !== "https:" && !(policy.allowHttp && url.protocol === "http:")) {
     const allowed = policy.allowHttp ? "https or http" : "https";
-    return { kind: "refused", message: `must use ${allowed}; got ${url.protocol.slice(0, -1)}` };
+    return { kind: "protocol", message: `must use ${allowed}; got ${url.protocol.slice(0, -1)}` };
   }
   if (url.username || url.password) {
     return { kind: "refused", message: "must not carry a user name or password" };

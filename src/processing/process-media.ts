@@ -14,8 +14,8 @@ import { type Analysis, analyse } from "../analytics/analyse.ts";
 import { conversationRoles } from "../analytics/metrics.ts";
 import { originalKey, redactedAudioKey } from "../blobs/blob-store.ts";
 import { NO_ANALYSES } from "../domain/configuration.ts";
-import { errorEntry, messageCodes, type ErrorEntry } from "../domain/errors.ts";
-import type { Message, MediaRecord } from "../domain/media.ts";
+import { errorEntry, messageCodes, type ErrorEntry, type Message } from "../domain/errors.ts";
+import type { MediaRecord } from "../domain/media.ts";
 import type { Transcript } from "../domain/transcript.ts";
 import { alternateFormats } from "../formats/index.ts";
 import { assembleTranscript } from "../pipeline/assemble.ts";
@@ -102,7 +102,7 @@ async function transcribe(
     if (missing) {
       throw new MediaFault(
         errorEntry(
-          "configurationInvalid",
+          "ingestChannelsMismatch",
           `configuration.ingest names channel ${missing.channel} (${missing.speakerName}) but the media has ${probe.channels} channel(s)`,
         ),
       );
@@ -139,10 +139,10 @@ async function transcribe(
     // Items uploaded before analyses existed have no plan.
     const plan = media.configuration.analyses ?? NO_ANALYSES;
     const { definitions, missing: deleted } = await definitionsFor(db, media.account.accountId, plan);
-    for (const name of deleted) {
+    for (const { kind, name } of deleted) {
       messages.push({
         code: messageCodes.definitionMissing,
-        message: `${name} was deleted after the upload; its section leaves it out`,
+        message: `${kind} ${name} was deleted after the upload; its section leaves it out`,
       });
     }
     const analysis = analyse(transcript, plan, definitions, {

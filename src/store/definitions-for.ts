@@ -7,11 +7,17 @@ import type { Definitions } from "../domain/definitions.ts";
 import type { Sql } from "./database.ts";
 import { getCategories, getClassifiers, getSpottingGroups } from "./definitions.ts";
 
+/** A definition the plan names and the account does not have; `kind` reads as the start of a sentence. */
+export interface MissingDefinition {
+  kind: "Spotting group" | "Category" | "Classifier";
+  name: string;
+}
+
 export async function definitionsFor(
   sql: Sql,
   accountId: string,
   plan: AnalysisPlan,
-): Promise<{ definitions: Definitions; missing: string[] }> {
+): Promise<{ definitions: Definitions; missing: MissingDefinition[] }> {
   const [spottingGroups, categories, classifiers] = await Promise.all([
     getSpottingGroups(sql, accountId, plan.spottingGroups),
     getCategories(sql, accountId, plan.categories),
@@ -21,16 +27,16 @@ export async function definitionsFor(
   const categoryNames = categories.map((category) => category.categoryName);
   // A classifier is named by its name or by its id, a UUID in any letter case.
   const classifierRefs = classifiers.flatMap((c) => [c.classifierId.toLowerCase(), c.classifierName]);
-  const missing = [
+  const missing: MissingDefinition[] = [
     ...plan.spottingGroups
       .filter((name) => !groupNames.includes(name))
-      .map((name) => `Spotting group ${name}`),
+      .map((name) => ({ kind: "Spotting group", name }) as const),
     ...(plan.categories === "all" ? [] : plan.categories)
       .filter((name) => !categoryNames.includes(name))
-      .map((name) => `Category ${name}`),
+      .map((name) => ({ kind: "Category", name }) as const),
     ...plan.classifiers
       .filter((ref) => !classifierRefs.includes(ref) && !classifierRefs.includes(ref.toLowerCase()))
-      .map((ref) => `Classifier ${ref}`),
+      .map((name) => ({ kind: "Classifier", name }) as const),
   ];
   return { definitions: { spottingGroups, categories, classifiers }, missing };
 }

@@ -4,8 +4,8 @@
  */
 import type { Configuration } from "../domain/configuration.ts";
 import type { DeliveryFate } from "../domain/delivery.ts";
-import type { ErrorEntry } from "../domain/errors.ts";
-import type { MediaStatus, Message, Metadata, MediaRecord, Sections, ProgressTask } from "../domain/media.ts";
+import type { ErrorEntry, Message } from "../domain/errors.ts";
+import type { MediaStatus, Metadata, MediaRecord, Sections, ProgressTask } from "../domain/media.ts";
 import type { Sql } from "./database.ts";
 
 export interface NewMedia {

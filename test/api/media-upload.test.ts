@@ -246,7 +246,7 @@ describe("POST /v3/media", () => {
         configuration: { publish: { callbacks: [{ url: "https://x.example", method: "GET" }] } },
       },
       400,
-      11001,
+      60011,
       /method must be POST or PUT/,
     ],
     [
@@ -260,7 +260,7 @@ describe("POST /v3/media", () => {
       "an http callback URL",
       { media: AUDIO, configuration: { publish: { callbacks: [{ url: "http://example.com/cb" }] } } },
       400,
-      11002,
+      60002,
       /must use https/,
     ],
     [
@@ -272,10 +272,24 @@ describe("POST /v3/media", () => {
     ],
     ["bad metadata", { media: AUDIO, metadata: "[1" }, 400, 10107, /metadata is not valid JSON/],
     [
+      "a configuration property given twice",
+      { media: AUDIO, configuration: '{"priority": "low", "priority": "high"}' },
+      400,
+      10010,
+      /configuration\.priority is given more than once/,
+    ],
+    [
+      "a priority VoiceBase does not have",
+      { media: AUDIO, configuration: { priority: "urgent" } },
+      400,
+      10009,
+      /priority must be one of low, normal, high/,
+    ],
+    [
       "a spotting group the account has not defined",
       { media: AUDIO, configuration: { spotting: { groups: [{ groupName: "competitors" }] } } },
       400,
-      11207,
+      40005,
       /Spotting group competitors is not defined/,
     ],
     [

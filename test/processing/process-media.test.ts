@@ -229,7 +229,7 @@ describe("processing", () => {
       configuration: { ingest: { stereo: { left: { speakerName: "A" }, right: { speakerName: "B" } } } },
     });
     assert.equal(status, "failed");
-    assert.equal(doc.errors[0].code, 11001);
+    assert.equal(doc.errors[0].code, 15004);
     assert.match(doc.errors[0].error, /channel 1 \(B\) but the media has 1 channel/);
   });
 

@@ -24,6 +24,9 @@ import { DateTime, ErrorSchema, Links, ref, Uuid } from "./common.ts";
 
 const STATUSES = ["accepted", "running", "finished", "failed"] as const;
 
+/** VoiceBase's `VbMessage`. */
+const Message = Type.Object({ code: Type.Integer(), message: Type.String() });
+
 /** The fields every media document carries, whatever `include` says. */
 const envelope = {
   _links: ref(Links),
@@ -40,6 +43,12 @@ const envelope = {
   length: Type.Optional(Type.Integer({ description: "Duration, milliseconds." })),
   errors: Type.Optional(
     Type.Array(ref(ErrorSchema), { description: "Why processing failed (`status: failed`)." }),
+  ),
+  warnings: Type.Optional(
+    Type.Array(Message, {
+      description:
+        "VoiceBase's warnings: what the configuration asked for that Hark does not compute yet (12003), from the upload on; once processed, also the `messages` (12001, 12002).",
+    }),
   ),
   encryption: Type.Optional(
     Type.Object(
@@ -103,8 +112,6 @@ export const StreamList = Type.Object(
   { _links: ref(Links), streams: Type.Array(ref(Stream)) },
   { $id: "StreamList", description: "VoiceBase's `VbStreams`." },
 );
-
-const Message = Type.Object({ code: Type.Integer(), message: Type.String() });
 
 const ERROR_KIND = Type.Enum(["dns", "connect", "tls", "timeout", "refused-address", "http-status"], {
   description:
@@ -183,7 +190,7 @@ const sections = {
   speakerSentiments: Type.Optional(Type.Array(ref(SpeakerSentiment))),
   streams: Type.Optional(Type.Array(ref(Stream))),
   messages: Type.Optional(
-    Type.Array(Message, { description: "Warnings of a finished item (12001, 12002)." }),
+    Type.Array(Message, { description: "Warnings of processing (12001, 12002); also in `warnings`." }),
   ),
 };
 
