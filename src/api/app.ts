@@ -37,6 +37,7 @@ import { harkAddition } from "./schemas/common.ts";
 import { COMPONENTS } from "./schemas/components.ts";
 import { registerSigningSecretRoutes } from "./signing-secrets.ts";
 import { faults, validatorCompiler } from "./validation.ts";
+import { registerVocabularyRoutes } from "./vocabularies.ts";
 
 export async function buildApp(services: Services): Promise<HarkApp> {
   const app = Fastify({
@@ -143,6 +144,7 @@ export async function buildApp(services: Services): Promise<HarkApp> {
     registerStreamRoutes(v3, services);
     registerCallbackRoutes(v3, services);
     registerDefinitionRoutes(v3, services);
+    registerVocabularyRoutes(v3, services);
     registerSigningSecretRoutes(v3, services);
     registerPublicKeyRoutes(v3, services);
   });
