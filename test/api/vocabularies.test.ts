@@ -193,7 +193,7 @@ describe("custom vocabularies API", () => {
     refused(await get(`${VOCABULARIES}/refused`), 404, 10205);
   });
 
-  test("a PUT without a body is VoiceBase's missing vocabulary (80200)", async () => {
+  test("a PUT without a body is VoiceBase's missing vocabulary (80200); other unreadable bodies keep their codes", async () => {
     const bare = await hark.app.inject({
       method: "PUT",
       url: `${VOCABULARIES}/bare`,
@@ -207,6 +207,16 @@ describe("custom vocabularies API", () => {
       payload: "",
     });
     refused(emptyJson, 400, 80200);
+    // Other faults of the body's parsing still have their own codes.
+    const huge = await put(`${VOCABULARIES}/bare`, { terms: [{ term: "a".repeat(1024 * 1024) }] });
+    refused(huge, 413, 11010);
+    const malformed = await hark.app.inject({
+      method: "PUT",
+      url: `${VOCABULARIES}/bare`,
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      payload: '{"terms": [',
+    });
+    refused(malformed, 400, 11005);
     refused(await get(`${VOCABULARIES}/bare`), 404, 10205);
   });
 
