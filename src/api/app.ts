@@ -38,6 +38,7 @@ import { COMPONENTS } from "./schemas/components.ts";
 import { registerSigningSecretRoutes } from "./signing-secrets.ts";
 import { mediaTooLarge } from "./upload-parts.ts";
 import { faults, validatorCompiler } from "./validation.ts";
+import { registerVocabularyRoutes } from "./vocabularies.ts";
 
 export async function buildApp(services: Services): Promise<HarkApp> {
   const app = Fastify({
@@ -145,6 +146,7 @@ export async function buildApp(services: Services): Promise<HarkApp> {
     registerStreamRoutes(v3, services);
     registerCallbackRoutes(v3, services);
     registerDefinitionRoutes(v3, services);
+    registerVocabularyRoutes(v3, services);
     registerSigningSecretRoutes(v3, services);
     registerPublicKeyRoutes(v3, services);
   });

@@ -431,7 +431,8 @@ export function registerDefinitionRoutes(app: HarkApp, services: Services): void
   );
 }
 
-function notFound(what: string, name: string, listPath: string): ApiError {
+/** A definition this account does not have, and where to list those it has. */
+export function notFound(what: string, name: string, listPath: string): ApiError {
   return new ApiError(
     "notFound",
     `This account has no ${what} ${JSON.stringify(name)}; GET ${listPath} lists those it has`,

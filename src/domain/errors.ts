@@ -1,7 +1,8 @@
 /**
  * The closed set of errors a client can see, each with its HTTP status and a stable numeric code. Where
  * VoiceBase has a code for the case (spec/voicebase/errors/errors.rst: 10xxx, 15xxx, 20xxx, 40xxx,
- * 50xxx, 60xxx...) it is that code, so client code written against VoiceBase handles it; 11xxx are Hark's. Every code is listed in docs/errors.md (a test checks it).
+ * 50xxx, 60xxx, 70xxx, 80xxx...) it is that code, so client code written against VoiceBase handles it;
+ * 11xxx are Hark's. Every code is listed in docs/errors.md (a test checks it).
  *
  * Routes throw `ApiError`; the error handler in api/app.ts turns it into VoiceBase's envelope
  * `{status, errors: [{code, error}], reference}`.
@@ -87,6 +88,19 @@ export const errorCodes = {
   definitionNameMismatch: { code: 11206, status: 400 },
   /** An upload names a category or classifier the account has not defined. */
   definitionNotFound: { code: 11207, status: 400 },
+  /** A vocabulary body that is not one: not an object, a bad name, a field of the wrong type, an unknown property. */
+  vocabularyInvalid: { code: 11208, status: 400 },
+  /** `PUT /v3/definition/vocabularies/{vocabularyName}` without a body, or with `{}`. */
+  vocabularyMissing: { code: 80200, status: 400 },
+  vocabularyNameMismatch: { code: 80202, status: 400 },
+  vocabularyTermInvalid: { code: 80203, status: 400 },
+  vocabularyTermsAndScripts: { code: 80204, status: 400 },
+  /** Scripts without `vocabularyType: "scripts"`, or a `vocabularyType` that is not what the body holds. */
+  vocabularyTypeMismatch: { code: 80205, status: 400 },
+  vocabularyWithoutTerms: { code: 80206, status: 400 },
+  vocabularyScriptInvalid: { code: 80207, status: 400 },
+  vocabularyTooManyTerms: { code: 80208, status: 400 },
+  vocabularyDuplicateTerms: { code: 80209, status: 400 },
   /** The account has as many active signing secrets as a callback is signed with. */
   signingSecretLimit: { code: 11301, status: 409 },
   /** The body of `POST /v3/security/signing-secrets/{secretId}/expire` is not `{"afterSeconds": 0..604800}`. */

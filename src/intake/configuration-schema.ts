@@ -15,6 +15,12 @@ import {
   STREAM_NAMES,
 } from "../domain/configuration.ts";
 import { TRANSCRIPT_FORMATS } from "../domain/transcript.ts";
+import {
+  MAX_SOUNDS_LIKE,
+  MAX_TERM_LENGTH,
+  MAX_TERM_WEIGHT,
+  MIN_TERM_WEIGHT,
+} from "../domain/vocabularies.ts";
 
 export const MAX_CALLBACKS = 20;
 /** Ten years: a longer time to live is more likely a unit mistake than an intent. */

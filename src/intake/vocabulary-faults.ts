@@ -3,7 +3,8 @@
  * cannot express. Whether a named vocabulary exists is the upload's to ask the store. Pure.
  */
 import { type ErrorEntry, errorEntry } from "../domain/errors.ts";
-import { type ConfigurationInput, MAX_VOCABULARY_TERMS } from "./configuration-schema.ts";
+import { MAX_VOCABULARY_TERMS, repeatedValues } from "../domain/vocabularies.ts";
+import type { ConfigurationInput } from "./configuration-schema.ts";
 
 export function vocabularyFaults(config: ConfigurationInput): ErrorEntry[] {
   const vocabularies = config.vocabularies ?? [];
@@ -49,19 +50,12 @@ export function vocabularyFaults(config: ConfigurationInput): ErrorEntry[] {
       ),
     );
   }
-  // Terms compare ignoring case and the spaces around them: "VoiceBase" and "voicebase " are one term.
-  const seen = new Set<string>();
-  const duplicated = new Set<string>();
-  for (const term of terms) {
-    const key = term.toLowerCase();
-    if (key !== "" && seen.has(key)) duplicated.add(term);
-    seen.add(key);
-  }
-  if (duplicated.size > 0) {
+  const duplicated = repeatedValues(terms);
+  if (duplicated.length > 0) {
     errors.push(
       errorEntry(
         "vocabularyTermsDuplicated",
-        `configuration.vocabularies repeats the terms ${[...duplicated].map((term) => JSON.stringify(term)).join(", ")}; give each term once`,
+        `configuration.vocabularies repeats the terms ${duplicated.map((term) => JSON.stringify(term)).join(", ")}; give each term once`,
       ),
     );
   }

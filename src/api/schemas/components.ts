@@ -9,6 +9,7 @@ import { ErrorEnvelope, ErrorSchema, Links } from "./common.ts";
 import { DEFINITION_SCHEMAS } from "./definitions.ts";
 import { MEDIA_SCHEMAS } from "./media.ts";
 import { SECURITY_SCHEMAS } from "./security.ts";
+import { VOCABULARY_SCHEMAS } from "./vocabularies.ts";
 
 export const COMPONENTS: readonly TSchema[] = [
   Links,
@@ -19,5 +20,6 @@ export const COMPONENTS: readonly TSchema[] = [
   ...ANALYTICS_SCHEMAS,
   ...MEDIA_SCHEMAS,
   ...DEFINITION_SCHEMAS,
+  ...VOCABULARY_SCHEMAS,
   ...SECURITY_SCHEMAS,
 ];
