@@ -8,7 +8,9 @@ import { ANALYTICS_SCHEMAS } from "./analytics.ts";
 import { ErrorEnvelope, ErrorSchema, Links } from "./common.ts";
 import { DEFINITION_SCHEMAS } from "./definitions.ts";
 import { MEDIA_SCHEMAS } from "./media.ts";
+import { PROFILE_SCHEMAS } from "./profile.ts";
 import { SECURITY_SCHEMAS } from "./security.ts";
+import { USAGE_SCHEMAS } from "./usage.ts";
 
 export const COMPONENTS: readonly TSchema[] = [
   Links,
@@ -20,4 +22,6 @@ export const COMPONENTS: readonly TSchema[] = [
   ...MEDIA_SCHEMAS,
   ...DEFINITION_SCHEMAS,
   ...SECURITY_SCHEMAS,
+  ...PROFILE_SCHEMAS,
+  ...USAGE_SCHEMAS,
 ];
