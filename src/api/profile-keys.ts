@@ -99,7 +99,8 @@ export function registerProfileKeyRoutes(app: HarkApp, services: Services): void
       ...userTokenOnly,
     },
     async (request, reply) => {
-      const configuration = request.body;
+      // No body at all arrives as undefined, whatever the schema says: it is refused as empty (70000).
+      const configuration = request.body ?? null;
       const now = clock.now();
       const expirationDate = keyExpiry(configuration, now);
       const scope = configuration?.scope;
