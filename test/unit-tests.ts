@@ -28,6 +28,8 @@ export const UNIT_TESTS: readonly string[] = [
   "test/callbacks/render-body.test.ts",
   "test/callbacks/signature.test.ts",
   "test/documents/callbacks-section.test.ts",
+  "test/documents/usage-document.test.ts",
+  "test/domain/api-key.test.ts",
   "test/domain/errors.test.ts",
   "test/domain/schedule.test.ts",
   "test/domain/transcript.test.ts",

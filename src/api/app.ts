@@ -32,11 +32,13 @@ import { registerStreamRoutes } from "./media-streams.ts";
 import { registerTranscriptRoutes } from "./media-transcript.ts";
 import { registerUploadRoute } from "./media-upload.ts";
 import { baseDocument } from "./openapi.ts";
+import { registerProfileKeyRoutes } from "./profile-keys.ts";
 import { registerPublicKeyRoutes } from "./public-keys.ts";
 import { harkAddition } from "./schemas/common.ts";
 import { COMPONENTS } from "./schemas/components.ts";
 import { registerSigningSecretRoutes } from "./signing-secrets.ts";
 import { mediaTooLarge } from "./upload-parts.ts";
+import { registerUsageRoutes } from "./usage.ts";
 import { faults, validatorCompiler } from "./validation.ts";
 import { registerVocabularyRoutes } from "./vocabularies.ts";
 
@@ -149,6 +151,8 @@ export async function buildApp(services: Services): Promise<HarkApp> {
     registerVocabularyRoutes(v3, services);
     registerSigningSecretRoutes(v3, services);
     registerPublicKeyRoutes(v3, services);
+    registerProfileKeyRoutes(v3, services);
+    registerUsageRoutes(v3, services);
   });
   return app;
 }

@@ -1,13 +1,20 @@
-/** Bearer-token authentication of `/v3` requests: the account a token belongs to, or 401. */
+/**
+ * Bearer-token authentication of `/v3` requests: the account a token belongs to, or 401. A token is the
+ * account's user token (made with the account) or one of its API keys (`/v3/profile/keys`) in force; a
+ * key's scope, when it has one, limits what it may send (10006).
+ */
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Account } from "../domain/account.ts";
+import { parseScope, scopePermits } from "../domain/api-key.ts";
 import { ApiError } from "../domain/errors.ts";
 import type { Services } from "../services.ts";
-import { accountByToken } from "../store/accounts.ts";
+import { credentialByToken } from "../store/accounts.ts";
 
 declare module "fastify" {
   interface FastifyRequest {
     account: Account;
+    /** Set when the token is an API key rather than the account's user token. */
+    apiKey?: { keyId: string; scope: string | undefined };
   }
 }
 
@@ -27,8 +34,41 @@ export function requireAccount(services: Services) {
         "Send your account token as 'Authorization: Bearer <token>'",
       );
     }
-    const account = token === "" ? undefined : await accountByToken(services.db, token);
-    if (!account) throw new ApiError("invalidAuthorization", "The bearer token is not a valid account token");
-    request.account = account;
+    const credential =
+      token === "" ? undefined : await credentialByToken(services.db, token, services.clock.now());
+    if (!credential) {
+      throw new ApiError(
+        "invalidAuthorization",
+        "The bearer token is not a valid account token or API key (an API key stops working when it expires or is deleted)",
+      );
+    }
+    request.account = credential.account;
+    if (credential.apiKey) request.apiKey = credential.apiKey;
+    const scope = credential.apiKey?.scope;
+    // The keys API refuses every key on its own (requireUserToken), whatever its scope.
+    if (
+      scope !== undefined &&
+      !isKeysApi(request) &&
+      !scopePermits(parseScope(scope), request.method, request.url)
+    ) {
+      throw new ApiError(
+        "tokenNotAuthorized",
+        `This API key's scope (${scope}) does not allow ${request.method} ${request.url.split("?")[0]}; use a key whose scope does, or the user token`,
+      );
+    }
   };
+}
+
+/** For the keys API: VoiceBase lets only the user token manage keys, so that no key outlives its own limits. */
+export async function requireUserToken(request: FastifyRequest): Promise<void> {
+  if (request.apiKey) {
+    throw new ApiError(
+      "apiKeyNotAllowed",
+      "The keys API takes the account's user token (the one POST /admin/accounts gave), not an API key",
+    );
+  }
+}
+
+function isKeysApi(request: FastifyRequest): boolean {
+  return request.url.startsWith("/v3/profile/");
 }

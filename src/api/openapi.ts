@@ -46,6 +46,15 @@ export function baseDocument(
         name: "Security",
         description: "Signing secrets (Hark's own) and public keys for encrypted results.",
       },
+      {
+        name: "Key Management",
+        description:
+          "API keys an account makes with its user token (VoiceBase's `/v3/profile/keys`): expiring, scoped bearer tokens.",
+      },
+      {
+        name: "Usage",
+        description: "Media items and minutes processed, per UTC month and day (VoiceBase's `/v3/usage`).",
+      },
       { name: "Admin", description: "Accounts (Hark's own); needs the server's admin token." },
       { name: "Service", description: "This description (Hark's own)." },
       { name: "Webhooks", description: "The calls Hark makes to the URLs a configuration names." },
@@ -55,7 +64,8 @@ export function baseDocument(
         accountToken: {
           type: "http" as const,
           scheme: "bearer",
-          description: "An account's token, as `POST /admin/accounts` answered it.",
+          description:
+            "An account's user token, as `POST /admin/accounts` answered it, or an API key made with it (`POST /v3/profile/keys`).",
         },
         adminToken: {
           type: "http" as const,

@@ -18,7 +18,11 @@ export const errorCodes = {
   invalidMultipart: { code: 10001, status: 400 },
   missingAuthorization: { code: 10002, status: 401 },
   invalidAuthorization: { code: 10003, status: 401 },
+  /** An API key's scope (`/v3/profile/keys`) does not cover this method and resource. */
+  tokenNotAuthorized: { code: 10006, status: 403 },
   configurationUnparseable: { code: 10007, status: 400 },
+  /** The keys API (`/v3/profile/keys`) takes the account's user token, never an API key. */
+  apiKeyNotAllowed: { code: 10012, status: 403 },
   configurationPropertyNotAllowed: { code: 10008, status: 400 },
   priorityInvalid: { code: 10009, status: 400 },
   configurationDuplicateProperty: { code: 10010, status: 400 },
@@ -113,6 +117,16 @@ export const errorCodes = {
   invalidPublicKey: { code: 11501, status: 400 },
   /** `configuration.encryption.publicKeyId` names no public key of the account (or it was deleted). */
   publicKeyNotFound: { code: 11502, status: 400 },
+  /** `POST /v3/profile/keys` with no configuration at all (VoiceBase's 70000–70008 below). */
+  apiKeyConfigurationEmpty: { code: 70000, status: 400 },
+  apiKeyExpiryAmbiguous: { code: 70001, status: 400 },
+  apiKeyExpirationPast: { code: 70002, status: 400 },
+  apiKeyExpirationTooLate: { code: 70003, status: 400 },
+  apiKeyTtlNotPositive: { code: 70004, status: 400 },
+  apiKeyTtlTooLong: { code: 70005, status: 400 },
+  apiKeyEphemeralWithoutExpiry: { code: 70006, status: 400 },
+  apiKeyNotFound: { code: 70007, status: 404 },
+  apiKeyScopeInvalid: { code: 70008, status: 400 },
   internal: { code: 11999, status: 500 },
 } as const satisfies Record<string, { code: number; status: number }>;
 

@@ -186,7 +186,8 @@ export async function recordProgress(
 
 /**
  * The "processing ended" change, in one statement: the item as processing left it (`ended`: status,
- * result, dates) and the fate of each callback still waiting, with the body its tries will send. Resolves
+ * result, dates), the fate of each callback still waiting, with the body its tries will send, and, for a
+ * finished item, its usage record (store/usage.ts), which outlives the item. Resolves
  * to false, changing nothing, when the item was not running (it has ended already, or is gone):
  * processing ends once.
  */
@@ -213,7 +214,11 @@ export async function finishProcessing(
        update media set status = $2, sections = $3, errors = $4, messages = $5, date_finished = $6, expires_on = $7,
                         redacted_blob = $14, original_blob = $15
        where media_id = $1 and status = 'running'
-       returning media_id),
+       returning media_id, account_id, status, length_ms),
+     -- Usage is recorded with the end it counts, so it can be neither lost nor counted twice.
+     usage as (
+       insert into usage_records (account_id, media_id, ended_at, length_ms)
+       select account_id, media_id, $6, coalesce(length_ms, 0) from ended where status = 'finished'),
      fates as (
        update deliveries d
        set state = f.state, content_type = f.content_type, body = f.body, body_blob = f.body_blob, scheduled_attempt = 0,

@@ -8,8 +8,10 @@ import { ANALYTICS_SCHEMAS } from "./analytics.ts";
 import { ErrorEnvelope, ErrorSchema, Links } from "./common.ts";
 import { DEFINITION_SCHEMAS } from "./definitions.ts";
 import { MEDIA_SCHEMAS } from "./media.ts";
+import { PROFILE_SCHEMAS } from "./profile.ts";
 import { SECURITY_SCHEMAS } from "./security.ts";
 import { VOCABULARY_SCHEMAS } from "./vocabularies.ts";
+import { USAGE_SCHEMAS } from "./usage.ts";
 
 export const COMPONENTS: readonly TSchema[] = [
   Links,
@@ -22,4 +24,6 @@ export const COMPONENTS: readonly TSchema[] = [
   ...DEFINITION_SCHEMAS,
   ...VOCABULARY_SCHEMAS,
   ...SECURITY_SCHEMAS,
+  ...PROFILE_SCHEMAS,
+  ...USAGE_SCHEMAS,
 ];
