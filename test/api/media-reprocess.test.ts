@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { after, before, describe, test } from "node:test";
+import * as openpgp from "openpgp";
 import { spokenFile } from "../pipeline/speech.ts";
 import { refused, startTestHark, type TestHark } from "../support/harness.ts";
 import { type Receiver, startReceiver } from "../support/receiver.ts";
@@ -202,6 +203,20 @@ describe("POST /v3/media/{mediaId}: reprocess and align", () => {
     const after = await document(mediaId);
     assert.equal(after.status, "finished");
     assert.deepEqual(after.transcript, before.transcript);
+  });
+
+  test("an item encrypted to the client's key is refused: Hark holds its original only encrypted", async () => {
+    const keys = await openpgp.generateKey({ type: "curve25519", userIDs: [{ name: "Client" }] });
+    const stored = await hark.app.inject({
+      method: "POST",
+      url: "/v3/security/public-keys",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/octet-stream" },
+      payload: keys.publicKey,
+    });
+    assert.equal(stored.statusCode, 200, stored.body);
+    const mediaId = await finished({ encryption: { publicKeyId: stored.json().publicKeyId } });
+    const message = refused(await reprocess(mediaId, [["configuration", "{}"]]), 409, 11602);
+    assert.match(message, /encrypted to your public key.*upload the media again/);
   });
 
   test("without a configuration part the item runs again as it was configured", async () => {
