@@ -44,6 +44,7 @@ export const UNIT_TESTS: readonly string[] = [
   "test/net/address.test.ts",
   "test/net/callback-sender.test.ts",
   "test/net/guard.test.ts",
+  "test/pipeline/align.test.ts",
   "test/pipeline/assemble.test.ts",
   "test/pipeline/piece-plan.test.ts",
   "test/pipeline/pocketsphinx.test.ts",

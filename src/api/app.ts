@@ -28,6 +28,7 @@ import { registerDefinitionRoutes } from "./definitions.ts";
 import type { HarkApp } from "./hark-app.ts";
 import { registerCallbackRoutes } from "./media-callbacks.ts";
 import { registerMediaReadRoutes } from "./media-read.ts";
+import { registerReprocessRoute } from "./media-reprocess.ts";
 import { registerStreamRoutes } from "./media-streams.ts";
 import { registerTranscriptRoutes } from "./media-transcript.ts";
 import { registerUploadRoute } from "./media-upload.ts";
@@ -144,6 +145,7 @@ export async function buildApp(services: Services): Promise<HarkApp> {
     v3.addHook("onRequest", requireAccount(services));
     registerUploadRoute(v3, services);
     registerMediaReadRoutes(v3, services);
+    registerReprocessRoute(v3, services);
     registerTranscriptRoutes(v3, services);
     registerStreamRoutes(v3, services);
     registerCallbackRoutes(v3, services);

@@ -19,9 +19,8 @@ import {
 } from "../intake/configuration.ts";
 import { UNKNOWN_CONTENT_TYPE } from "../pipeline/media-content-type.ts";
 import type { Services } from "../services.ts";
-import { definitionsFor } from "../store/definitions-for.ts";
 import { getMedia, insertMedia } from "../store/media.ts";
-import { getPublicKey } from "../store/public-keys.ts";
+import { ACCOUNT_FAULTS, accountFaults } from "./account-checks.ts";
 import type { HarkApp } from "./hark-app.ts";
 import { accountRefusals, Binary, ref, response } from "./schemas/common.ts";
 import { MediaDocument } from "./schemas/media.ts";
@@ -77,11 +76,7 @@ export function registerUploadRoute(app: HarkApp, services: Services): void {
           ...accountRefusals(
             ...TEXT_PART_FAULTS,
             "invalidMultipart",
-            "spottingGroupNotFound",
-            "definitionNotFound",
-            "vocabularyNotFound",
-            "vocabularyEmpty",
-            "publicKeyNotFound",
+            ...ACCOUNT_FAULTS,
             "mediaMissing",
             "mediaUrlMalformed",
             "tooManyAttachments",
@@ -116,30 +111,7 @@ export function registerUploadRoute(app: HarkApp, services: Services): void {
         const mediaUrl = received.texts.mediaUrl?.trim() || undefined;
         faults.push(...sourceFaults(received, mediaUrl, urlPolicy));
         if (configuration.ok) {
-          const wanted = configuration.value.encryption;
-          const key = wanted && (await getPublicKey(db, request.account.accountId, wanted.publicKeyId));
-          if (wanted && !key) {
-            faults.push(
-              errorEntry(
-                "publicKeyNotFound",
-                `configuration.encryption.publicKeyId ${JSON.stringify(wanted.publicKeyId)} is not a public key of this account; upload it with POST /v3/security/public-keys`,
-              ),
-            );
-          }
-          if (wanted && key) wanted.publicKeyHash = key.publicKeyHash;
-          const { missing } = await definitionsFor(
-            db,
-            request.account.accountId,
-            configuration.value.analyses,
-          );
-          for (const { kind, name } of missing) {
-            faults.push(
-              errorEntry(
-                kind === "Spotting group" ? "spottingGroupNotFound" : "definitionNotFound",
-                `${kind} ${name} is not defined in this account; define it first`,
-              ),
-            );
-          }
+          faults.push(...(await accountFaults(db, request.account.accountId, configuration.value)));
         }
         const [first, ...rest] = faults;
         if (first) throw ApiError.of(first, ...rest);

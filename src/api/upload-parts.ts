@@ -30,10 +30,15 @@ export interface MediaTarget {
   maxBytes: number;
 }
 
+/**
+ * `refusedParts`: parts a route knows and refuses, by name, with the message that says why (a reprocess
+ * takes no `media`); refused as soon as they arrive, before their bytes are read.
+ */
 export async function receiveParts<Name extends string>(
   request: FastifyRequest,
   textParts: readonly Name[],
   media?: MediaTarget,
+  refusedParts: Readonly<Record<string, string>> = {},
 ): Promise<ReceivedParts<Name>> {
   const received: ReceivedParts<Name> = { texts: {} };
   const parts = request.parts({
@@ -56,6 +61,11 @@ export async function receiveParts<Name extends string>(
         contentType: declaredContentType(part.mimetype) ?? contentTypeOfFileName(part.filename),
       };
       continue;
+    }
+    const refusal = Object.hasOwn(refusedParts, name) ? refusedParts[name] : undefined;
+    if (refusal !== undefined) {
+      if (part.type === "file") part.file.resume();
+      throw new ApiError("invalidMultipart", refusal);
     }
     const known = [...(media ? ["media (a file)"] : []), ...textParts].join(", ");
     if (!(textParts as readonly string[]).includes(name)) {

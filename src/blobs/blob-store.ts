@@ -45,13 +45,17 @@ export function originalKey(mediaId: string): string {
   return `${mediaPrefix(mediaId)}original`;
 }
 
-/** A rendered callback body too large to keep in its delivery row. */
-export function callbackBodyKey(mediaId: string, position: number): string {
-  return `${mediaPrefix(mediaId)}callback-${position}`;
+/**
+ * A rendered callback body too large to keep in its delivery row. A reprocess's run has keys of its own:
+ * an earlier run's delivery may still be retrying, and every try must send the bytes it was given.
+ */
+export function callbackBodyKey(mediaId: string, position: number, run = 0): string {
+  return `${mediaPrefix(mediaId)}callback-${run === 0 ? "" : `${run}-`}${position}`;
 }
 
-export function redactedAudioKey(mediaId: string): string {
-  return `${mediaPrefix(mediaId)}redacted-audio`;
+/** Keyed by run for the reason `callbackBodyKey` is: an earlier run's media callback may still send it. */
+export function redactedAudioKey(mediaId: string, run = 0): string {
+  return `${mediaPrefix(mediaId)}redacted-audio${run === 0 ? "" : `-${run}`}`;
 }
 
 /** An encrypted item's whole media document, encrypted (`GET /v3/media/{mediaId}/encrypted`). */

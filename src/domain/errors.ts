@@ -84,6 +84,8 @@ export const errorCodes = {
   unsupportedMediaType: { code: 11007, status: 415 },
   featureUnsupported: { code: 11009, status: 400 },
   recognitionFailed: { code: 11101, status: 500 },
+  /** A failed item's `errors`: the corrected transcript of a reprocess is too long to align to the recording. */
+  alignmentTooLarge: { code: 11102, status: 400 },
   spottingGroupInvalid: { code: 11201, status: 400 },
   categoryInvalid: { code: 11202, status: 400 },
   categoryQueryInvalid: { code: 11203, status: 400 },
@@ -127,6 +129,10 @@ export const errorCodes = {
   apiKeyEphemeralWithoutExpiry: { code: 70006, status: 400 },
   apiKeyNotFound: { code: 70007, status: 404 },
   apiKeyScopeInvalid: { code: 70008, status: 400 },
+  /** A reprocess of an item still `accepted` or `running`. */
+  stillProcessing: { code: 11601, status: 409 },
+  /** A reprocess of an item whose original is gone, or is held only encrypted to the client's key. */
+  originalUnavailable: { code: 11602, status: 409 },
   internal: { code: 11999, status: 500 },
 } as const satisfies Record<string, { code: number; status: number }>;
 

@@ -8,6 +8,9 @@
  * - attempt: one HTTP try of a delivery.
  * - scheduled attempt: a point on the retry schedule; it runs as a burst of attempts in a row.
  * - burst: the attempts of one scheduled attempt (3 by default), stopping at the first success.
+ * - run: one processing of a media item. The upload starts run 0; each reprocess (`POST
+ *   /v3/media/{mediaId}`) starts the next, from the stored original, with its own configuration and
+ *   its own deliveries.
  * - document: what a client reads of a media item (the media document, the transcript document); rendered
  *   from the media item by `src/documents/`.
  *
@@ -62,4 +65,8 @@ export interface MediaRecord {
   dateCreated: Date;
   dateFinished: Date | undefined;
   expiresOn: Date;
+  /** Which run the item is in (see above); absent in records made before reprocessing existed: 0. */
+  run?: number;
+  /** The corrected transcript a reprocess gave: processing aligns it to the recognised words. */
+  givenTranscript?: string;
 }

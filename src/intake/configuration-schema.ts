@@ -89,15 +89,18 @@ const SpeechModel = closed({
   ),
 });
 
-export const MAX_VOCABULARY_TERMS = 1000;
-export const MAX_VOCABULARY_TERM_LENGTH = 64;
-
 const VocabularyTerm = closed({
-  term: Type.String({ maxLength: MAX_VOCABULARY_TERM_LENGTH }),
+  term: Type.String({ maxLength: MAX_TERM_LENGTH }),
   soundsLike: Type.Optional(
-    Type.Array(Type.String({ maxLength: MAX_VOCABULARY_TERM_LENGTH }), { maxItems: 100 }),
+    Type.Array(Type.String({ maxLength: MAX_TERM_LENGTH }), { maxItems: MAX_SOUNDS_LIKE }),
   ),
-  weight: Type.Optional(Type.Integer({ minimum: 0, maximum: 5, "x-allowed": "a whole number from 0 to 5" })),
+  weight: Type.Optional(
+    Type.Integer({
+      minimum: MIN_TERM_WEIGHT,
+      maximum: MAX_TERM_WEIGHT,
+      "x-allowed": `a whole number from ${MIN_TERM_WEIGHT} to ${MAX_TERM_WEIGHT}`,
+    }),
+  ),
 });
 
 const Vocabulary = closed({

@@ -61,7 +61,7 @@ export async function endProcessing(
     await storeEncryptedResults(services, mediaDocument(inner, publicUrl), mediaId, outcome.encryptTo);
     stored = { ...ended, sections: {} };
   }
-  fates = await storeLargeBodies(services, mediaId, fates);
+  fates = await storeLargeBodies(services, mediaId, media.run ?? 0, fates);
   if (!(await finishProcessing(services.db, stored, fates))) return false;
   for (const key of outcome.plaintextBlobs ?? []) {
     // A crash before this leaves the plaintext until the item is deleted; the results are sealed anyway.
@@ -78,13 +78,14 @@ export async function endProcessing(
 async function storeLargeBodies(
   services: Services,
   mediaId: string,
+  run: number,
   fates: DeliveryFate[],
 ): Promise<DeliveryFate[]> {
   const limit = services.settings.callbackInlineBodyBytes;
   return Promise.all(
     fates.map(async (fate): Promise<DeliveryFate> => {
       if (fate.state !== "pending" || !("body" in fate) || fate.body.length <= limit) return fate;
-      const bodyBlob = callbackBodyKey(mediaId, fate.position);
+      const bodyBlob = callbackBodyKey(mediaId, fate.position, run);
       await services.blobs.put(bodyBlob, Readable.from([fate.body]));
       return { position: fate.position, state: "pending", contentType: fate.contentType, bodyBlob };
     }),

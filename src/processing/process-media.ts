@@ -18,7 +18,8 @@ import { errorEntry, messageCodes, type ErrorEntry, type Message } from "../doma
 import type { MediaRecord } from "../domain/media.ts";
 import type { Transcript } from "../domain/transcript.ts";
 import { alternateFormats } from "../formats/index.ts";
-import { assembleTranscript } from "../pipeline/assemble.ts";
+import { AlignmentTooLargeError, alignTranscript } from "../pipeline/align.ts";
+import { type AssembledTranscript, assembleTranscript } from "../pipeline/assemble.ts";
 import { DecodeError } from "../pipeline/decode.ts";
 import { contentTypeOfContainer } from "../pipeline/media-content-type.ts";
 import { RecognitionError } from "../pipeline/pocketsphinx.ts";
@@ -128,7 +129,7 @@ async function transcribe(
     });
     await recordProgress(db, mediaId, "transcribe", { status: "finished", fraction: 1 });
 
-    const assembled = assembleTranscript(words);
+    const assembled = givenTranscript(assembleTranscript(words), media, probe.lengthMs);
     const transcript: Transcript = { ...assembled, alternateFormats: alternateFormats(assembled.words) };
     const messages: Message[] = [];
     if (!assembled.words.some((word) => word.m === undefined)) {
@@ -149,7 +150,7 @@ async function transcribe(
       roles: conversationRoles(speakers),
       lengthMs: probe.lengthMs,
     });
-    const redactedBlob = await makeRedactedAudio(services, media.mediaId, file, analysis, tempDir, signal);
+    const redactedBlob = await makeRedactedAudio(services, media, file, analysis, tempDir, signal);
     await recordProgress(db, mediaId, "analyse", { status: "finished" });
     const results = {
       sections: analysis.sections,
@@ -160,10 +161,34 @@ async function transcribe(
   });
 }
 
+/**
+ * A reprocess that gave a corrected transcript: its words, aligned to what was recognised, are the
+ * transcript every analysis reads. The recognised words come from running recognition again on the stored
+ * original rather than from the last run's transcript: that one may be redacted (a detector's transcript
+ * redactor replaces words) and, once a run is encrypted, is not kept in the clear; recognition is
+ * deterministic, so the words are the ones the first run heard.
+ */
+function givenTranscript(assembled: AssembledTranscript, media: MediaRecord, lengthMs: number) {
+  if (media.givenTranscript === undefined) return assembled;
+  const speakerName = media.configuration.speakers[0]?.speakerName ?? "";
+  let words;
+  try {
+    words = alignTranscript(assembled.words, media.givenTranscript, { speakerName, lengthMs });
+  } catch (error) {
+    if (error instanceof AlignmentTooLargeError) {
+      throw new MediaFault(errorEntry("alignmentTooLarge", error.message));
+    }
+    throw error;
+  }
+  // Every given word has c = 1 (see pipeline/align.ts), so the transcript's confidence is 1 once it has any.
+  const confidence = words.some((word) => word.m === undefined) ? 1 : assembled.confidence;
+  return { ...assembled, words, confidence };
+}
+
 /** The `redacted-audio` stream, when a detector asks for one: the original with a tone over each finding. */
 async function makeRedactedAudio(
   services: Services,
-  mediaId: string,
+  media: MediaRecord,
   original: string,
   analysis: Analysis,
   tempDir: string,
@@ -172,12 +197,12 @@ async function makeRedactedAudio(
   const redaction = analysis.audioRedaction;
   if (!redaction) return undefined;
   // No extension: the output keeps the original's container.
-  const output = path.join(tempDir, `${mediaId}-redacted`);
+  const output = path.join(tempDir, `${media.mediaId}-redacted`);
   try {
     await redactAudio(original, output, redaction.ranges, redaction, undefined, {
       ...(signal && { signal }),
     });
-    const key = redactedAudioKey(mediaId);
+    const key = redactedAudioKey(media.mediaId, media.run);
     await services.blobs.put(key, createReadStream(output));
     return key;
   } finally {

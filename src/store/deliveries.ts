@@ -60,7 +60,7 @@ function toRecord(row: DeliveryRow): DeliveryRecord {
 
 export async function deliveriesOf(sql: Sql, mediaId: string): Promise<DeliveryRecord[]> {
   const { rows } = await sql.query<DeliveryRow>(
-    `select ${RECORD_COLUMNS} from deliveries where media_id = $1 order by position`,
+    `select ${RECORD_COLUMNS} from deliveries where media_id = $1 order by run, position`,
     [mediaId],
   );
   return rows.map(toRecord);

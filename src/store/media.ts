@@ -41,14 +41,74 @@ export async function insertMedia(sql: Sql, media: NewMedia): Promise<void> {
       media.dateCreated,
     ],
   );
-  if (media.deliveryIds.length > 0) {
-    await sql.query(
-      `insert into deliveries (delivery_id, media_id, position, callback)
-       select id, $1, ordinality - 1, callback
-       from unnest($2::uuid[], $3::jsonb[]) with ordinality as c(id, callback)`,
-      [media.mediaId, media.deliveryIds, media.configuration.callbacks.map((c) => JSON.stringify(c))],
-    );
-  }
+  await insertDeliveries(sql, media.mediaId, 0, media.deliveryIds, media.configuration.callbacks);
+}
+
+/** One waiting delivery per callback of a run, in order. */
+async function insertDeliveries(
+  sql: Sql,
+  mediaId: string,
+  run: number,
+  deliveryIds: readonly string[],
+  callbacks: readonly Configuration["callbacks"][number][],
+): Promise<void> {
+  if (deliveryIds.length === 0) return;
+  await sql.query(
+    `insert into deliveries (delivery_id, media_id, run, position, callback)
+     select id, $1, $2, ordinality - 1, callback
+     from unnest($3::uuid[], $4::jsonb[]) with ordinality as c(id, callback)`,
+    [mediaId, run, deliveryIds, callbacks.map((c) => JSON.stringify(c))],
+  );
+}
+
+export interface Reprocess {
+  mediaId: string;
+  configuration: Configuration;
+  /** Replaces the item's metadata; undefined keeps it. */
+  metadata: Metadata | undefined;
+  /** Replaces the transcript to align; undefined keeps the one an earlier reprocess gave, if any. */
+  givenTranscript: string | undefined;
+  timeToLiveSeconds: number;
+  now: Date;
+  /** One per callback of the new configuration, in order. */
+  deliveryIds: string[];
+}
+
+/**
+ * Starts the item's next run: its new configuration (and metadata, transcript to align), back to
+ * `accepted` with the last run's results, errors, messages and progress gone, and one waiting delivery
+ * per new callback. The earlier runs' deliveries stay as they are. Resolves to false, changing nothing,
+ * when the item is not `finished` or `failed` (still processing, or gone). The caller enqueues the job
+ * in the same transaction.
+ */
+export async function startNextRun(sql: Sql, reprocess: Reprocess): Promise<boolean> {
+  const { rows } = await sql.query<{ run: number }>(
+    `update media set status = 'accepted', configuration = $2, metadata = coalesce($3::jsonb, metadata),
+                      given_transcript = coalesce($4, given_transcript), sections = '{}'::jsonb, errors = null,
+                      messages = '[]'::jsonb, progress = '{}'::jsonb, redacted_blob = null, date_finished = null,
+                      time_to_live_seconds = $5::integer,
+                      expires_on = $6::timestamptz + make_interval(secs => $5::integer), run = run + 1
+     where media_id = $1 and status in ('finished', 'failed')
+     returning run`,
+    [
+      reprocess.mediaId,
+      JSON.stringify(reprocess.configuration),
+      reprocess.metadata === undefined ? null : JSON.stringify(reprocess.metadata),
+      reprocess.givenTranscript ?? null,
+      reprocess.timeToLiveSeconds,
+      reprocess.now,
+    ],
+  );
+  const run = rows[0]?.run;
+  if (run === undefined) return false;
+  await insertDeliveries(
+    sql,
+    reprocess.mediaId,
+    run,
+    reprocess.deliveryIds,
+    reprocess.configuration.callbacks,
+  );
+  return true;
 }
 
 const SELECT_MEDIA = `
@@ -75,6 +135,8 @@ interface MediaRow {
   date_created: Date;
   date_finished: Date | null;
   expires_on: Date;
+  run: number;
+  given_transcript: string | null;
 }
 
 function toRecord(row: MediaRow): MediaRecord {
@@ -98,6 +160,8 @@ function toRecord(row: MediaRow): MediaRecord {
     dateCreated: row.date_created,
     dateFinished: row.date_finished ?? undefined,
     expiresOn: row.expires_on,
+    run: row.run,
+    ...(row.given_transcript !== null && { givenTranscript: row.given_transcript }),
   };
 }
 
@@ -189,7 +253,7 @@ export async function recordProgress(
  * result, dates), the fate of each callback still waiting, with the body its tries will send, and, for a
  * finished item, its usage record (store/usage.ts), which outlives the item. Resolves
  * to false, changing nothing, when the item was not running (it has ended already, or is gone):
- * processing ends once.
+ * processing ends once. Only the current run's callbacks are decided: an earlier run's are its own.
  */
 export async function finishProcessing(
   sql: Sql,
@@ -214,7 +278,7 @@ export async function finishProcessing(
        update media set status = $2, sections = $3, errors = $4, messages = $5, date_finished = $6, expires_on = $7,
                         redacted_blob = $14, original_blob = $15
        where media_id = $1 and status = 'running'
-       returning media_id, account_id, status, length_ms),
+       returning media_id, account_id, status, length_ms, run),
      -- Usage is recorded with the end it counts, so it can be neither lost nor counted twice.
      usage as (
        insert into usage_records (account_id, media_id, ended_at, length_ms)
@@ -226,7 +290,7 @@ export async function finishProcessing(
            ended_at = case when f.state = 'skipped' then $6::timestamptz end
        from unnest($8::int[], $9::text[], $10::text[], $11::bytea[], $12::text[], $13::timestamptz[])
             as f(position, state, content_type, body, body_blob, first_try_at)
-       where d.media_id in (select media_id from ended) and d.position = f.position and d.state = 'waiting')
+       where (d.media_id, d.run) in (select media_id, run from ended) and d.position = f.position and d.state = 'waiting')
      select count(*)::int as ended from ended`,
     [
       ended.mediaId,
