@@ -148,6 +148,7 @@ async function transcribe(
     const analysis = analyse(transcript, plan, definitions, {
       roles: conversationRoles(speakers),
       lengthMs: probe.lengthMs,
+      ...(media.metadata && { metadata: media.metadata }),
     });
     const redactedBlob = await makeRedactedAudio(services, media.mediaId, file, analysis, tempDir, signal);
     await recordProgress(db, mediaId, "analyse", { status: "finished" });
