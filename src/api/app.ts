@@ -37,6 +37,7 @@ import { harkAddition } from "./schemas/common.ts";
 import { COMPONENTS } from "./schemas/components.ts";
 import { registerSigningSecretRoutes } from "./signing-secrets.ts";
 import { faults, validatorCompiler } from "./validation.ts";
+import { registerVbqlRoute } from "./vbql.ts";
 
 export async function buildApp(services: Services): Promise<HarkApp> {
   const app = Fastify({
@@ -145,6 +146,7 @@ export async function buildApp(services: Services): Promise<HarkApp> {
     registerDefinitionRoutes(v3, services);
     registerSigningSecretRoutes(v3, services);
     registerPublicKeyRoutes(v3, services);
+    registerVbqlRoute(v3, services);
   });
   return app;
 }

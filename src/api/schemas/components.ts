@@ -8,6 +8,7 @@ import { ANALYTICS_SCHEMAS } from "./analytics.ts";
 import { ErrorEnvelope, ErrorSchema, Links } from "./common.ts";
 import { DEFINITION_SCHEMAS } from "./definitions.ts";
 import { MEDIA_SCHEMAS } from "./media.ts";
+import { SEARCH_SCHEMAS } from "./search.ts";
 import { SECURITY_SCHEMAS } from "./security.ts";
 
 export const COMPONENTS: readonly TSchema[] = [
@@ -20,4 +21,5 @@ export const COMPONENTS: readonly TSchema[] = [
   ...MEDIA_SCHEMAS,
   ...DEFINITION_SCHEMAS,
   ...SECURITY_SCHEMAS,
+  ...SEARCH_SCHEMAS,
 ];
