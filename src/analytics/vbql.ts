@@ -36,6 +36,7 @@ import {
   windowMs,
 } from "./query.ts";
 import { phraseLemmas } from "./spotting.ts";
+import { describe, type Token, tokenize } from "./vbql-tokens.ts";
 
 /** What a statement asks to see of each media item that matches. */
 export type VbqlColumn =
@@ -86,8 +87,6 @@ const COLUMNS: Record<string, "mediaId" | "dateCreated" | "length"> = {
   datecreated: "dateCreated",
   length: "length",
 };
-const SYMBOLS = ["!=", "<>", "<=", ">=", "=", "<", ">", "*", ",", "(", ")", ";"];
-const QUOTES: Record<string, string> = { "'": "'", '"': '"', "\u201c": "\u201d", "\u2018": "\u2019" };
 /** Clauses VBQL or SQL has that Hark does not read, named in the refusal. */
 const UNSUPPORTED = new Set([
   "GROUP",
@@ -113,60 +112,6 @@ const RESERVED = new Set(["AND", "OR", "SELECT", "FROM", "MATCH", "WHERE", "LIMI
 const SHAPE = "SELECT … FROM media [MATCH …] [WHERE …] [LIMIT n [OFFSET n]]";
 const OPERAND =
   "a quoted phrase, * SAYS or \"speaker\" SAYS, a metadata comparison such as extended.queue = 'billing', NOT or (";
-
-type Token =
-  | { kind: "string"; text: string; column: number }
-  | { kind: "word"; text: string; column: number }
-  | { kind: "number"; value: number; column: number }
-  | { kind: "symbol"; text: string; column: number }
-  | { kind: "speaker"; name: string; column: number }
-  | { kind: "end"; column: number };
-
-function tokenize(text: string): Token[] {
-  const tokens: Token[] = [];
-  let at = 0;
-  while (at < text.length) {
-    const rest = text.slice(at);
-    const column = at + 1;
-    const char = text.charAt(at);
-    const close = QUOTES[char];
-    if (/\s/.test(char)) {
-      at += 1;
-    } else if (close !== undefined) {
-      const end = text.indexOf(close, at + 1);
-      if (end < 0) throw new QueryError(`the string at column ${column} has no closing ${close}`);
-      tokens.push({
-        kind: "string",
-        text: text
-          .slice(at + 1, end)
-          .trim()
-          .replace(/\s+/g, " "),
-        column,
-      });
-      at = end + 1;
-    } else if (char === "[") {
-      const end = text.indexOf("]", at + 1);
-      if (end < 0) throw new QueryError(`the speaker at column ${column} has no closing ]`);
-      const name = text.slice(at + 1, end).trim();
-      if (name === "") throw new QueryError(`empty speaker name at column ${column}`);
-      tokens.push({ kind: "speaker", name, column });
-      at = end + 1;
-    } else {
-      const word = /^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*/.exec(rest)?.[0];
-      const number = /^-?\d+(?:\.\d+)?(?![A-Za-z0-9_.])/.exec(rest)?.[0];
-      const duration = /^\d+(?:\.\d+)?[A-Za-z]+/.exec(rest)?.[0];
-      const symbol = SYMBOLS.find((candidate) => rest.startsWith(candidate));
-      if (word !== undefined) tokens.push({ kind: "word", text: word, column });
-      else if (number !== undefined) tokens.push({ kind: "number", value: Number(number), column });
-      else if (duration !== undefined) tokens.push({ kind: "word", text: duration, column });
-      else if (symbol !== undefined) tokens.push({ kind: "symbol", text: symbol, column });
-      else throw new QueryError(`unexpected character ${char} at column ${column}`);
-      at += (word ?? number ?? duration ?? symbol ?? char).length;
-    }
-  }
-  tokens.push({ kind: "end", column: text.length + 1 });
-  return tokens;
-}
 
 /** Recursive descent over the grammar in the header, one method per rule. */
 class Parser {
@@ -382,21 +327,4 @@ function phrase(text: string, column: number): string {
   if (phraseLemmas(text).length === 0)
     throw new QueryError(`the phrase '${text}' at column ${column} has no words`);
   return text;
-}
-
-function describe(token: Token): string {
-  switch (token.kind) {
-    case "string":
-      return `'${token.text}'`;
-    case "word":
-      return token.text;
-    case "number":
-      return String(token.value);
-    case "symbol":
-      return token.text;
-    case "speaker":
-      return `[${token.name}]`;
-    case "end":
-      return "the end";
-  }
 }
