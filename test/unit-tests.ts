@@ -23,6 +23,7 @@ export const UNIT_TESTS: readonly string[] = [
   "test/analytics/speaker-sentiments.test.ts",
   "test/analytics/spoken-numbers.test.ts",
   "test/analytics/spotting.test.ts",
+  "test/analytics/vbql.test.ts",
   "test/analytics/verb-noun.test.ts",
   "test/blobs/filesystem-blob-store.test.ts",
   "test/callbacks/render-body.test.ts",

@@ -5,6 +5,7 @@
  */
 import type { AudioRedactor, AnalysisPlan } from "../domain/configuration.ts";
 import type { Definitions } from "../domain/definitions.ts";
+import type { Metadata } from "../domain/media.ts";
 import type { Occurrence, Transcript } from "../domain/transcript.ts";
 import { categorize } from "./categories.ts";
 import { classify } from "./classifiers.ts";
@@ -27,6 +28,8 @@ export interface AnalysisContext {
   roles: ConversationRoles;
   /** The media's duration, ms. */
   lengthMs?: number;
+  /** The upload's metadata, which categories written in VBQL may compare (`WHERE extended.queue = 'billing'`). */
+  metadata?: Metadata;
 }
 
 export function analyse(
@@ -64,7 +67,7 @@ export function analyse(
     );
   }
   if (plan.categories === "all" || plan.categories.length > 0) {
-    sections.categories = categorize(redacted, definitions.categories, context.lengthMs);
+    sections.categories = categorize(redacted, definitions.categories, context.lengthMs, context.metadata);
   }
   if (plan.verbNounPairs) sections.conversation = { speakerVerbNounPairs: verbNounPairsOf(redacted) };
 

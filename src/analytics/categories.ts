@@ -1,10 +1,12 @@
 /**
- * Categories: the VoiceBase `categories` section. A category is a name and a query over the transcript;
- * it has `categoryValue` 1 when the query holds and 0 when not, and `categoryMatches[]` says where the
- * phrases that made it hold were said. VoiceBase writes queries in its proprietary VBQL; Hark has this
- * small language instead. Pure.
+ * Categories: the VoiceBase `categories` section. A category is a name and a query over the transcript
+ * (and the media item's metadata); it has `categoryValue` 1 when the query holds and 0 when not, and
+ * `categoryMatches[]` says where the phrases that made it hold were said. Pure.
  *
- * Query language (keywords in any case; phrases in double or single quotes):
+ * A query is written in either of two languages, both read into one tree (query.ts) evaluated here:
+ * - VoiceBase's VBQL, as far as its public documents show it, for a query that starts with SELECT:
+ *   `SELECT * FROM media MATCH 'cancel' WHERE extended.queue = 'billing'` (vbql.ts has its grammar);
+ * - Hark's own small language, for any other query:
  *
  *     query    = or ;
  *     or       = and , { "OR" , and } ;
@@ -19,6 +21,7 @@
  *     duration = number , ( "s" | "m" ) ;             (* seconds or minutes, no space *)
  *     phrase   = '"' , words , '"' | "'" , words , "'" ;
  *
+ * Keywords are read in any case; phrases are in double or single quotes.
  * - A phrase holds when it was said, matched as `spotting.ts` describes: by lemma ("cancel" matches
  *   "cancelled"), words in order by one speaker, with at most one other word between two of them
  *   ("cancel account" matches "cancelled my account").
@@ -29,12 +32,25 @@
  *   they apply to what follows them: `[Agent] "a" AND "b"` restricts "a" only; write `[Agent] ("a" AND
  *   "b")` for both. Nested restrictions all apply: `[Agent] FIRST 30s "thank you for calling"`.
  * - `[Caller] NOT "refund"` holds when the caller never said "refund"; `NOT [Caller] "refund"` is the same.
+ * - A metadata comparison (VBQL's WHERE) holds as query.ts `compareField` says; it points at no place in
+ *   the call, so it adds nothing to `categoryMatches`.
  *
  * Examples: `"cancel" AND NOT "thank you"`, `[Caller] ("cancel" OR "close") AND "account"`,
  * `[Agent] FIRST 30s ("thank you for calling" OR "how can I help")`, `LAST 60s NOT "goodbye"`.
  */
 import type { CategoryDefinition } from "../domain/definitions.ts";
+import type { Metadata } from "../domain/media.ts";
 import type { Transcript } from "../domain/transcript.ts";
+import {
+  compareField,
+  fieldOf,
+  MAX_QUERY_DEPTH,
+  MAX_QUERY_LENGTH,
+  type Query,
+  QueryError,
+  type QueryParse,
+  windowMs,
+} from "./query.ts";
 import {
   findPhrase,
   indexPhrases,
@@ -44,25 +60,9 @@ import {
   type PhraseMatch,
 } from "./spotting.ts";
 import { spokenWords } from "./turns.ts";
+import { parseVbqlCondition, startsVbql } from "./vbql.ts";
 
-/** Long enough for any real category, short enough that a query is read by people. */
-export const MAX_QUERY_LENGTH = 4000;
-
-/** Nesting of parentheses and prefixes; deeper is a mistake or an attack on the parser's stack. */
-export const MAX_QUERY_DEPTH = 32;
-
-/** The longest time window: a day, longer than any call. */
-const MAX_WINDOW_MS = 24 * 60 * 60 * 1000;
-
-export type Query =
-  | { kind: "phrase"; text: string }
-  | { kind: "and"; operands: Query[] }
-  | { kind: "or"; operands: Query[] }
-  | { kind: "not"; operand: Query }
-  | { kind: "speaker"; speakerName: string; operand: Query }
-  | { kind: "window"; from: "start" | "end"; ms: number; operand: Query };
-
-export type QueryParse = { ok: true; query: Query } | { ok: false; error: string };
+export { MAX_QUERY_DEPTH, MAX_QUERY_LENGTH, type Query, type QueryParse } from "./query.ts";
 
 /** One element of the `categories[]` section. */
 export interface CategoryResult {
@@ -77,49 +77,72 @@ export interface CategoryResult {
 
 /**
  * Computes each category. `length` is the media's duration in ms, from which `LAST` windows count back;
- * without it they count back from the end of the last word. Throws on a query that does not parse: queries
- * are checked with `parseCategoryQuery` when a category is defined.
+ * without it they count back from the end of the last word. `metadata` is the media item's, which VBQL's
+ * WHERE reads. Throws on a query that does not parse: queries are checked with `parseCategoryQuery` when a
+ * category is defined.
  */
 export function categorize(
   transcript: Pick<Transcript, "words">,
   categories: readonly CategoryDefinition[],
   length?: number,
+  metadata?: Metadata,
 ): CategoryResult[] {
-  const index = indexPhrases(transcript);
-  const phrases = new Map<string, PhraseMatch[]>();
-  const context: Context = {
-    end: length ?? spokenWords(transcript).reduce((end, word) => Math.max(end, word.e), 0),
-    find: (text) => {
-      let found = phrases.get(text);
-      if (found === undefined) {
-        found = findPhrase(index, text);
-        phrases.set(text, found);
-      }
-      return found;
-    },
-  };
+  const matcher = queryMatcher(transcript, length, metadata);
   return categories.map(({ categoryName, query }) => {
     const parsed = parseCategoryQuery(query);
     if (!parsed.ok) throw new Error(`category "${categoryName}": ${parsed.error}`);
-    const outcome = evaluate(parsed.query, [], context);
+    const outcome = matcher(parsed.query);
     if (!outcome.holds) return { categoryName, categoryValue: 0 };
     return { categoryName, categoryValue: 1, categoryMatches: mentionsOf(outcome.matches) };
   });
 }
 
+/** Whether a query holds of one media item, and the phrase matches that make it hold. */
+export interface Outcome {
+  holds: boolean;
+  /** The phrase matches that make it hold (each with the phrase it matched); none when it does not hold. */
+  matches: QueryMatch[];
+}
+
+export interface QueryMatch extends PhraseMatch {
+  /** The query's phrase, as written in it. */
+  phrase: string;
+}
+
+/**
+ * Evaluates queries over one media item, each phrase found once however many queries name it: what
+ * `categorize` does for each category, and the VBQL search for each item.
+ */
+export function queryMatcher(
+  transcript: Pick<Transcript, "words">,
+  length?: number,
+  metadata?: Metadata,
+): (query: Query) => Outcome {
+  const index = indexPhrases(transcript);
+  const phrases = new Map<string, QueryMatch[]>();
+  const context: Context = {
+    end: length ?? spokenWords(transcript).reduce((end, word) => Math.max(end, word.e), 0),
+    metadata,
+    find: (text) => {
+      let found = phrases.get(text);
+      if (found === undefined) {
+        found = findPhrase(index, text).map((match) => ({ ...match, phrase: text }));
+        phrases.set(text, found);
+      }
+      return found;
+    },
+  };
+  return (query) => evaluate(query, [], context);
+}
+
 interface Context {
   /** The end of the call, in ms. */
   end: number;
-  find: (phrase: string) => PhraseMatch[];
+  metadata: Metadata | undefined;
+  find: (phrase: string) => QueryMatch[];
 }
 
-interface Outcome {
-  holds: boolean;
-  /** The phrase matches that make it hold; none when it does not hold. */
-  matches: PhraseMatch[];
-}
-
-type Filter = (match: PhraseMatch) => boolean;
+type Filter = (match: QueryMatch) => boolean;
 
 function evaluate(query: Query, filters: readonly Filter[], context: Context): Outcome {
   switch (query.kind) {
@@ -153,6 +176,11 @@ function evaluate(query: Query, filters: readonly Filter[], context: Context): O
         query.from === "start" ? (match) => match.s < ms : (match) => match.s >= context.end - ms;
       return evaluate(query.operand, [...filters, inWindow], context);
     }
+    case "field":
+      return {
+        holds: compareField(fieldOf(context.metadata, query.path), query.comparison, query.value),
+        matches: [],
+      };
   }
 }
 
@@ -166,13 +194,16 @@ type Token =
   | { kind: "end"; column: number };
 
 const KEYWORDS = new Set(["AND", "OR", "NOT", "FIRST", "LAST"]);
-const DURATION = /^(\d+(?:\.\d+)?)(s|m)$/i;
 const EXPECTED_OPERAND = 'a quoted phrase, "(", NOT, FIRST, LAST or [speaker]';
 
-/** Parses a category query, with an error that names what is wrong and the column (from 1) where. */
+/**
+ * Parses a category query, with an error that names what is wrong and the column (from 1) where: a VBQL
+ * statement when it starts with SELECT, else Hark's language.
+ */
 export function parseCategoryQuery(text: string): QueryParse {
   if (text.length > MAX_QUERY_LENGTH)
     return { ok: false, error: `the query is longer than ${MAX_QUERY_LENGTH} characters` };
+  if (startsVbql(text)) return parseVbqlCondition(text);
   try {
     const tokens = tokenize(text);
     if (tokens[0]?.kind === "end") throw new QueryError("the query is empty");
@@ -183,8 +214,6 @@ export function parseCategoryQuery(text: string): QueryParse {
     throw error;
   }
 }
-
-class QueryError extends Error {}
 
 function tokenize(text: string): Token[] {
   const tokens: Token[] = [];
@@ -307,13 +336,7 @@ class Parser {
 
   private duration(keyword: string, column: number): number {
     const token = this.next();
-    const match = token.kind === "word" ? DURATION.exec(token.text) : null;
-    const amount = Number(match?.[1]);
-    if (match === null || !(amount > 0))
-      throw new QueryError(`${keyword} at column ${column} needs a duration such as 30s or 2m`);
-    const ms = amount * (match[2]?.toLowerCase() === "m" ? 60_000 : 1000);
-    if (ms > MAX_WINDOW_MS) throw new QueryError(`the ${keyword} window is longer than a day`);
-    return ms;
+    return windowMs(keyword, column, token.kind === "word" ? token.text : undefined);
   }
 
   /** Consumes the keyword if it comes next. */
@@ -336,10 +359,6 @@ class Parser {
 }
 
 function unknownOperator(token: { text: string; column: number }): QueryError {
-  if (token.text.toUpperCase() === "SELECT")
-    return new QueryError(
-      `VBQL statements are not supported (column ${token.column}); write only the condition, such as "hello" AND NOT "goodbye"`,
-    );
   return new QueryError(
     `unknown operator "${token.text}" at column ${token.column}: use AND, OR, NOT, FIRST, LAST or [speaker], and put words to find in quotes`,
   );

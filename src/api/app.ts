@@ -42,6 +42,7 @@ import { mediaTooLarge } from "./upload-parts.ts";
 import { registerUsageRoutes } from "./usage.ts";
 import { faults, validatorCompiler } from "./validation.ts";
 import { registerVocabularyRoutes } from "./vocabularies.ts";
+import { registerVbqlRoute } from "./vbql.ts";
 
 export async function buildApp(services: Services): Promise<HarkApp> {
   const app = Fastify({
@@ -155,6 +156,7 @@ export async function buildApp(services: Services): Promise<HarkApp> {
     registerPublicKeyRoutes(v3, services);
     registerProfileKeyRoutes(v3, services);
     registerUsageRoutes(v3, services);
+    registerVbqlRoute(v3, services);
   });
   return app;
 }

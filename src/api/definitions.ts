@@ -234,7 +234,7 @@ export function registerDefinitionRoutes(app: HarkApp, services: Services): void
         operationId: "createCategory",
         tags: TAGS,
         summary: "Create or replace a category",
-        description: `The \`query\` is in Hark's own query language (README, Definitions), not VoiceBase's VBQL. ${repeatedName("categoryName")}`,
+        description: `The \`query\` is a VBQL statement (\`SELECT * FROM media MATCH 'cancel'\`), as far as VoiceBase's VBQL is public, or in Hark's own query language (docs/queries.md). ${repeatedName("categoryName")}`,
         params: CategoryParams,
         body: ref(CategoryInput),
         response: {

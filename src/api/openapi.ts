@@ -42,6 +42,7 @@ export function baseDocument(
         name: "Definitions",
         description: "Keyword spotting groups, categories, classifiers, detectors and metric groups.",
       },
+      { name: "Search", description: "VBQL statements over the account's finished media (VoiceBase's)." },
       {
         name: "Security",
         description: "Signing secrets (Hark's own) and public keys for encrypted results.",

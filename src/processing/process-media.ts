@@ -149,6 +149,7 @@ async function transcribe(
     const analysis = analyse(transcript, plan, definitions, {
       roles: conversationRoles(speakers),
       lengthMs: probe.lengthMs,
+      ...(media.metadata && { metadata: media.metadata }),
     });
     const redactedBlob = await makeRedactedAudio(services, media, file, analysis, tempDir, signal);
     await recordProgress(db, mediaId, "analyse", { status: "finished" });

@@ -214,7 +214,8 @@ describe("parseCategoryQuery", () => {
     ["an unclosed speaker", '[Agent "hello"', /speaker at column 1 has no closing \]/],
     ["an empty speaker", '[] "hello"', /empty speaker name at column 1/],
     ["an empty query", "   ", /the query is empty/],
-    ["a VBQL statement", "SELECT * FROM media MATCH 'hello'", /VBQL statements are not supported/],
+    ["a VBQL statement Hark cannot read", "SELECT * FROM media ORDER BY title", /VBQL: the ORDER BY clause/],
+    ["SELECT anywhere but the start", `"hello" AND SELECT`, /unknown operator "SELECT" at column 13/],
     ["a query nested too deep", `${"(".repeat(40)}"a"${")".repeat(40)}`, /nests more than 32 levels/],
     ["a query too long", `"${"a ".repeat(2500)}"`, /longer than 4000 characters/],
   ];

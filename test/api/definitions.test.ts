@@ -221,7 +221,7 @@ describe("definitions API", () => {
       for (const query of [
         '"cancel" "account"',
         '"refund" AND',
-        "SELECT * FROM media MATCH 'hello'",
+        "SELECT * FROM media ORDER BY title",
         "cancel",
       ]) {
         const parsed = parseCategoryQuery(query);
@@ -235,8 +235,16 @@ describe("definitions API", () => {
     test("a bad body is refused with what to change", async () => {
       const cases: [unknown, number, RegExp][] = [
         ["query", 11202, /JSON object/],
-        [{}, 11202, /query is required: a string in Hark's query language/],
-        [{ query: 42 }, 11202, /query must be a string in Hark's query language/],
+        [
+          {},
+          11202,
+          /query is required: a VBQL statement \(SELECT … FROM media …\) or a query in Hark's language/,
+        ],
+        [
+          { query: 42 },
+          11202,
+          /query must be a VBQL statement \(SELECT … FROM media …\) or a query in Hark's language/,
+        ],
         [{ query: "" }, 11203, /the query is empty/],
         [{ query: '"a"', categoryDescription: 5 }, 11202, /categoryDescription must be a string/],
         [

@@ -9,6 +9,7 @@ import { ErrorEnvelope, ErrorSchema, Links } from "./common.ts";
 import { DEFINITION_SCHEMAS } from "./definitions.ts";
 import { MEDIA_SCHEMAS } from "./media.ts";
 import { PROFILE_SCHEMAS } from "./profile.ts";
+import { SEARCH_SCHEMAS } from "./search.ts";
 import { SECURITY_SCHEMAS } from "./security.ts";
 import { VOCABULARY_SCHEMAS } from "./vocabularies.ts";
 import { USAGE_SCHEMAS } from "./usage.ts";
@@ -26,4 +27,5 @@ export const COMPONENTS: readonly TSchema[] = [
   ...SECURITY_SCHEMAS,
   ...PROFILE_SCHEMAS,
   ...USAGE_SCHEMAS,
+  ...SEARCH_SCHEMAS,
 ];

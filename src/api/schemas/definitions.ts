@@ -114,16 +114,22 @@ export const CategoryInput = closed(
   {
     categoryName: NameInBody,
     query: Type.String({
-      "x-allowed": "a string in Hark's query language (README, Definitions)",
+      "x-allowed": "a VBQL statement (SELECT … FROM media …) or a query in Hark's language (docs/queries.md)",
       description:
-        "In Hark's own query language (README, Definitions), not VoiceBase's VBQL; one it cannot parse is refused (11203).",
+        "VoiceBase's VBQL as far as it is public (`SELECT * FROM media MATCH 'cancel' WHERE extended.queue = 'billing'`), or Hark's own query language (docs/queries.md); one Hark cannot read is refused (11203), naming the clause.",
     }),
     ...categoryBookkeeping,
   },
   {
     $id: "CategoryInput",
     description: "A category to store; fields left out are gone from one stored before.",
-    examples: [{ query: '[Caller] ("cancel" OR "close") AND "account"', tags: ["churn"] }],
+    examples: [
+      {
+        query: "SELECT * FROM media WHERE 'caller' SAYS 'cancel' AND extended.queue = 'billing'",
+        tags: ["churn"],
+      },
+      { query: '[Caller] ("cancel" OR "close") AND "account"', tags: ["churn"] },
+    ],
   },
 );
 
