@@ -62,6 +62,14 @@ export const errorCodes = {
   /** `configuration.encryption.publicKeyId` names no public key of the account (or it was deleted). */
   publicKeyNotFound: { code: 11502, status: 400 },
   internal: { code: 11999, status: 500 },
+  /** `PUT /v3/definition/media/search` without a `fields` array. */
+  searchableFieldsMissing: { code: 80300, status: 400 },
+  /** A searchable field that is not `extended.` and a dotted path. */
+  searchableFieldNameInvalid: { code: 80301, status: 400 },
+  /** A searchable field written as a path expression (wildcards, filters, indexes). */
+  searchableFieldExpressionInvalid: { code: 80302, status: 400 },
+  /** A searchable field longer than MAX_SEARCHABLE_FIELD_LENGTH. */
+  searchableFieldTooLong: { code: 80303, status: 400 },
 } as const satisfies Record<string, { code: number; status: number }>;
 
 export type ErrorName = keyof typeof errorCodes;

@@ -69,3 +69,22 @@ export interface MediaRecord {
   dateFinished: Date | undefined;
   expiresOn: Date;
 }
+
+/**
+ * What a media listing shows of an item (VoiceBase's `VbMediaSummary`): the envelope and the metadata, read
+ * without the results, which may be large.
+ */
+export type MediaSummaryRecord = Pick<
+  MediaRecord,
+  | "mediaId"
+  | "account"
+  | "status"
+  | "metadata"
+  | "mediaContentType"
+  | "lengthMs"
+  | "errors"
+  | "timeToLiveSeconds"
+  | "dateCreated"
+  | "dateFinished"
+  | "expiresOn"
+> & { configuration: Pick<Configuration, "encryption"> };

@@ -114,21 +114,6 @@ export async function getMedia(
   return rows[0] && toRecord(rows[0]);
 }
 
-export interface ListQuery {
-  limit: number;
-  externalId?: string;
-}
-
-/** An account's media, newest first. */
-export async function listMedia(sql: Sql, accountId: string, query: ListQuery): Promise<MediaRecord[]> {
-  const { rows } = await sql.query<MediaRow>(
-    `${SELECT_MEDIA} where m.account_id = $1 and ($2::text is null or m.external_id = $2)
-     order by m.date_created desc, m.media_id desc limit $3`,
-    [accountId, query.externalId ?? null, query.limit],
-  );
-  return rows.map(toRecord);
-}
-
 /** Deletes the row (deliveries go with it); resolves to whether there was one. */
 export async function deleteMedia(sql: Sql, mediaId: string, accountId?: string): Promise<boolean> {
   const result = await sql.query(
