@@ -29,6 +29,7 @@ export const UNIT_TESTS: readonly string[] = [
   "test/callbacks/signature.test.ts",
   "test/documents/callbacks-section.test.ts",
   "test/domain/errors.test.ts",
+  "test/domain/media-search.test.ts",
   "test/domain/schedule.test.ts",
   "test/domain/transcript.test.ts",
   "test/formats/captions.test.ts",

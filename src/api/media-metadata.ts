@@ -55,6 +55,15 @@ export function registerMetadataRoutes(app: HarkApp, services: Services): void {
 
   // Its own scope, so that the body is read as an upload's metadata is, with the same codes.
   void app.register(async (scope: HarkApp) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser("*", (request, _payload, done) =>
+      done(
+        new ApiError(
+          "unsupportedMediaType",
+          `Send the metadata as a JSON object with Content-Type application/json; got ${request.headers["content-type"] ?? "none"}`,
+        ),
+      ),
+    );
     scope.addContentTypeParser("application/json", { parseAs: "string" }, (_request, body, done) => {
       const parsed = parseMetadata(String(body));
       if (!parsed.ok) {
