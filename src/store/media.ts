@@ -51,8 +51,12 @@ export async function insertMedia(sql: Sql, media: NewMedia): Promise<void> {
   }
 }
 
+// The columns a MediaRecord holds; not `m.*`, which would carry the search document (migration 008) too.
 const SELECT_MEDIA = `
-  select m.*, a.account_name from media m join accounts a using (account_id)`;
+  select m.media_id, m.account_id, a.account_name, m.status, m.configuration, m.metadata, m.media_url,
+         m.media_content_type, m.original_blob, m.original_bytes, m.redacted_blob, m.length_ms, m.sections,
+         m.errors, m.messages, m.progress, m.time_to_live_seconds, m.date_created, m.date_finished, m.expires_on
+  from media m join accounts a using (account_id)`;
 
 interface MediaRow {
   media_id: string;
