@@ -7,12 +7,13 @@ import { Type } from "typebox";
 import { mediaSummary } from "../documents/media-document.ts";
 import { ApiError } from "../domain/errors.ts";
 import {
+  type Cursors,
   DATE_FORMATS,
   type MediaSearch,
+  neighbourPages,
   parseDateBound,
   parseExtendedFilter,
   parseTextQuery,
-  readingOrder,
   type SortOrder,
 } from "../domain/media-search.ts";
 import type { Services } from "../services.ts";
@@ -96,7 +97,7 @@ export function registerMediaSearchRoute(app: HarkApp, services: Services): void
   const { db, settings } = services;
 
   /** This listing's URL with the same parameters, and the page's cursors instead of the request's. */
-  const pageUrl = (query: Query, cursors: { after?: string | undefined; before?: string | undefined }) => {
+  const pageUrl = (query: Query, cursors: Cursors) => {
     const params = new URLSearchParams();
     for (const [name, value] of Object.entries({
       ...query,
@@ -162,23 +163,16 @@ export function registerMediaSearchRoute(app: HarkApp, services: Services): void
       }
 
       const { media, more } = await searchMedia(db, accountId, search);
-      const first = media[0]?.mediaId;
-      const last = media.at(-1)?.mediaId;
-      // Beyond the page on the side it was read towards, `more` knows; on its cursor's side there is at
-      // least the cursor's item, which may or may not match.
-      const { reversed } = readingOrder(search);
-      const hasCursor = search.after !== undefined || search.before !== undefined;
-      const nextMayExist = reversed || more;
-      const previousMayExist = reversed ? more : hasCursor;
-      // The next page keeps a window's far bound; the previous page leaves it, to border this page.
-      const next =
-        sortOrder === "asc" ? { after: last, before: search.before } : { before: last, after: search.after };
-      const previous = sortOrder === "asc" ? { before: first } : { after: first };
+      const { next, previous } = neighbourPages(search, {
+        first: media[0]?.mediaId,
+        last: media.at(-1)?.mediaId,
+        more,
+      });
       return {
         _links: {
           self: pageUrl(query, { after: search.after, before: search.before }),
-          ...(last !== undefined && nextMayExist && { next: pageUrl(query, next) }),
-          ...(first !== undefined && previousMayExist && { previous: pageUrl(query, previous) }),
+          ...(next && { next: pageUrl(query, next) }),
+          ...(previous && { previous: pageUrl(query, previous) }),
         },
         media: media.map((item) => mediaSummary(item, settings.publicUrl)),
         pagination: {

@@ -13,7 +13,6 @@
 import { ApiError } from "./errors.ts";
 
 export type SortOrder = "asc" | "desc";
-export const SORT_ORDERS: readonly SortOrder[] = ["asc", "desc"];
 
 /** Where a text query looks: every field, one of the fixed ones, or one searchable extended field. */
 export type TextField = "all" | "title" | "description" | "transcript" | { extended: string[] };
@@ -176,4 +175,34 @@ export function readingOrder(search: Pick<MediaSearch, "sortOrder" | "after" | "
         ? "desc"
         : search.sortOrder;
   return { read, reversed: read !== search.sortOrder };
+}
+
+export interface Cursors {
+  after?: string;
+  before?: string;
+}
+
+/**
+ * The cursors of the pages beside one, in the order it is shown; undefined where there is certainly none.
+ * `more`: the store found items beyond the page on the side it read towards. The next page keeps a
+ * window's far bound (both cursors given); the previous one leaves it, so as to border this page.
+ */
+export function neighbourPages(
+  search: Pick<MediaSearch, "sortOrder" | "after" | "before">,
+  page: { first: string | undefined; last: string | undefined; more: boolean },
+): { next?: Cursors; previous?: Cursors } {
+  const { first, last, more } = page;
+  if (first === undefined || last === undefined) return {};
+  const { reversed } = readingOrder(search);
+  const window = search.after !== undefined && search.before !== undefined;
+  // Read from a cursor in the order shown, the cursor's side is behind the page: at least the cursor's
+  // item lies there. Read the other way, the cursor's side is ahead of it.
+  const nextMayExist = reversed || more;
+  const previousMayExist = reversed ? more : search.after !== undefined || search.before !== undefined;
+  const asc = search.sortOrder === "asc";
+  const next: Cursors = asc
+    ? { after: last, ...(window && { before: search.before }) }
+    : { before: last, ...(window && { after: search.after }) };
+  const previous: Cursors = asc ? { before: first } : { after: first };
+  return { ...(nextMayExist && { next }), ...(previousMayExist && { previous }) };
 }

@@ -14,7 +14,7 @@ const SEGMENT = /^[^\s.]+$/;
 /** Characters of a path expression (JSONPath's wildcards, filters, indexes): Hark takes plain names only. */
 const EXPRESSION = /[*?[\]()$@!=<>|&]/;
 
-export function isSearchableFieldName(name: string): boolean {
+function isSearchableFieldName(name: string): boolean {
   const [root, ...path] = name.split(".");
   return root === "extended" && path.length > 0 && path.every((segment) => SEGMENT.test(segment));
 }

@@ -85,7 +85,11 @@ describe("searching media", () => {
     assert.equal(newest.body.pagination.sortOrder[0].direction, "desc");
     assert.deepEqual(await ids(token, newest.body._links.next.href), [items[3], items[2], items[1]]);
     // after, newest first: the items nearest after the cursor, shown newest first.
-    assert.deepEqual(await ids(token, `/v3/media?limit=2&after=${items[1]}`), [items[3], items[2]]);
+    const afterNewestFirst = await list(token, `/v3/media?limit=2&after=${items[1]}`);
+    assert.deepEqual(afterNewestFirst.ids, [items[3], items[2]]);
+    // Its next page goes on to older items, its previous one to newer.
+    assert.deepEqual(await ids(token, afterNewestFirst.body._links.next.href), [items[1], items[0]]);
+    assert.deepEqual(await ids(token, afterNewestFirst.body._links.previous.href), [items[5], items[4]]);
     // Both: the window between them.
     assert.deepEqual(
       await ids(token, `/v3/media?sortOrder=asc&after=${items[1]}&before=${items[5]}`),

@@ -4,6 +4,7 @@ import { ApiError } from "../../src/domain/errors.ts";
 import {
   containing,
   filterValues,
+  neighbourPages,
   parseDateBound,
   parseExtendedFilter,
   parseTextQuery,
@@ -116,5 +117,27 @@ test("searchable fields: extended paths, VoiceBase's code for each fault, repeat
   assert.equal(
     code(() => validateSearchableFields([`extended.${"x".repeat(300)}`])),
     80303,
+  );
+});
+
+test("the pages beside a page: after its last item going up, before its last going down", () => {
+  const page = { first: "f", last: "l", more: true };
+  assert.deepEqual(neighbourPages({ sortOrder: "asc" }, page), { next: { after: "l" } });
+  assert.deepEqual(neighbourPages({ sortOrder: "asc" }, { ...page, more: false }), {});
+  assert.deepEqual(neighbourPages({ sortOrder: "desc", before: "b" }, { ...page, more: false }), {
+    previous: { after: "f" },
+  });
+  // Read away from the order shown: the cursor's side is ahead, `more` tells of the side behind.
+  assert.deepEqual(neighbourPages({ sortOrder: "desc", after: "a" }, { ...page, more: false }), {
+    next: { before: "l" },
+  });
+  // A window keeps its far bound going on, and leaves it going back.
+  assert.deepEqual(neighbourPages({ sortOrder: "asc", after: "a", before: "b" }, page), {
+    next: { after: "l", before: "b" },
+    previous: { before: "f" },
+  });
+  assert.deepEqual(
+    neighbourPages({ sortOrder: "asc" }, { first: undefined, last: undefined, more: false }),
+    {},
   );
 });
