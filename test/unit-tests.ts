@@ -32,6 +32,7 @@ export const UNIT_TESTS: readonly string[] = [
   "test/documents/usage-document.test.ts",
   "test/domain/api-key.test.ts",
   "test/domain/errors.test.ts",
+  "test/domain/media-search.test.ts",
   "test/domain/schedule.test.ts",
   "test/domain/transcript.test.ts",
   "test/formats/captions.test.ts",

@@ -1,73 +1,22 @@
 /**
- * Reading and deleting media: `GET /v3/media` (newest first), `GET /v3/media/{mediaId}`,
- * `GET /v3/media/{mediaId}/progress` and `DELETE /v3/media/{mediaId}`.
+ * Reading and deleting a media item: `GET /v3/media/{mediaId}`, `GET /v3/media/{mediaId}/progress` and
+ * `DELETE /v3/media/{mediaId}`. Listing and searching is api/media-search.ts.
  */
-import { Type } from "typebox";
 import { mediaPrefix } from "../blobs/blob-store.ts";
 import { callbacksSection } from "../documents/callbacks-section.ts";
-import { mediaDocument, mediaSummary, progressDocument } from "../documents/media-document.ts";
+import { mediaDocument, progressDocument } from "../documents/media-document.ts";
 import type { Services } from "../services.ts";
 import { attemptSummaries, deliveriesOf } from "../store/deliveries.ts";
-import { deleteMedia, listMedia } from "../store/media.ts";
+import { deleteMedia } from "../store/media.ts";
 import type { HarkApp } from "./hark-app.ts";
 import { findMedia, MediaParams } from "./media-lookup.ts";
 import { accountRefusals, NoContent, response } from "./schemas/common.ts";
-import { MediaDocument, MediaList, Progress } from "./schemas/media.ts";
-
-export const DEFAULT_LIST_LIMIT = 100;
-export const MAX_LIST_LIMIT = 1000;
+import { MediaDocument, Progress } from "./schemas/media.ts";
 
 const TAGS = ["Media"];
 
-const ListQuery = Type.Object(
-  {
-    limit: Type.Optional(
-      Type.Integer({
-        minimum: 1,
-        maximum: MAX_LIST_LIMIT,
-        default: DEFAULT_LIST_LIMIT,
-        "x-allowed": `a whole number from 1 to ${MAX_LIST_LIMIT}, given once`,
-        description: "How many items to list at most.",
-      }),
-    ),
-    externalId: Type.Optional(
-      Type.String({
-        "x-allowed": "a string, given once",
-        description: "Only media whose `metadata.externalId` is this.",
-      }),
-    ),
-  },
-  { additionalProperties: false },
-);
-
 export function registerMediaReadRoutes(app: HarkApp, services: Services): void {
   const { db, blobs, settings } = services;
-
-  app.get(
-    "/v3/media",
-    {
-      schema: {
-        operationId: "mediaQuery",
-        tags: TAGS,
-        summary: "List media, newest first",
-        description:
-          "Each item's envelope and metadata, no results. A query parameter other than `limit` and `externalId` is refused, as is either given twice.",
-        querystring: ListQuery,
-        response: { 200: response(MediaList, "The media list."), ...accountRefusals("invalidRequest") },
-      },
-    },
-    async (request) => {
-      const { limit = DEFAULT_LIST_LIMIT, externalId } = request.query;
-      const media = await listMedia(db, request.account.accountId, {
-        limit,
-        ...(externalId !== undefined && { externalId }),
-      });
-      return {
-        _links: { self: { href: `${settings.publicUrl}/v3/media` } },
-        media: media.map((item) => mediaSummary(item, settings.publicUrl)),
-      };
-    },
-  );
 
   app.get(
     "/v3/media/:mediaId",

@@ -4,7 +4,7 @@
  */
 import { type IncludeSection, type StreamName, STREAM_NAMES } from "../domain/configuration.ts";
 import type { Message } from "../domain/errors.ts";
-import { type MediaRecord, TASKS } from "../domain/media.ts";
+import { type MediaRecord, type MediaSummaryRecord, TASKS } from "../domain/media.ts";
 import type { Transcript } from "../domain/transcript.ts";
 
 /** The VoiceBase media format this document follows. */
@@ -21,7 +21,7 @@ export interface Stream {
 }
 
 /** An item whose results are stored and delivered encrypted to the client's OpenPGP key. */
-export function isEncrypted(media: MediaRecord): boolean {
+export function isEncrypted(media: Pick<MediaSummaryRecord, "configuration">): boolean {
   return media.configuration.encryption !== undefined;
 }
 
@@ -58,7 +58,7 @@ export function streamsOf(media: MediaRecord, publicUrl: string): Stream[] {
 }
 
 /** The fields every document carries, whatever `include` says. */
-export function envelopeOf(media: MediaRecord, publicUrl: string): Record<string, unknown> {
+export function envelopeOf(media: MediaSummaryRecord, publicUrl: string): Record<string, unknown> {
   return {
     _links: { self: { href: mediaUrl(publicUrl, media.mediaId) } },
     formatVersion: FORMAT_VERSION,
@@ -131,10 +131,15 @@ export function transcriptDocument(
   };
 }
 
-/** VoiceBase `VbMediaSummary`, as `GET /v3/media` lists items: the envelope and the metadata, no results. */
-export function mediaSummary(media: MediaRecord, publicUrl: string) {
+/**
+ * VoiceBase `VbMediaSummary`, as `GET /v3/media` lists items: the envelope and the metadata, no results.
+ * An encrypted item's metadata is left out, as its media document leaves it out.
+ */
+export function mediaSummary(media: MediaSummaryRecord, publicUrl: string) {
   const envelope = envelopeOf(media, publicUrl);
-  return media.metadata === undefined ? envelope : { ...envelope, metadata: media.metadata };
+  return media.metadata === undefined || isEncrypted(media)
+    ? envelope
+    : { ...envelope, metadata: media.metadata };
 }
 
 /** `GET .../progress`: each processing task, in order, and how far it is. */

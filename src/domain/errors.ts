@@ -134,6 +134,14 @@ export const errorCodes = {
   /** A reprocess of an item whose original is gone, or is held only encrypted to the client's key. */
   originalUnavailable: { code: 11602, status: 409 },
   internal: { code: 11999, status: 500 },
+  /** `PUT /v3/definition/media/search` without a `fields` array. */
+  searchableFieldsMissing: { code: 80300, status: 400 },
+  /** A searchable field that is not `extended.` and a dotted path. */
+  searchableFieldNameInvalid: { code: 80301, status: 400 },
+  /** A searchable field written as a path expression (wildcards, filters, indexes). */
+  searchableFieldExpressionInvalid: { code: 80302, status: 400 },
+  /** A searchable field longer than MAX_SEARCHABLE_FIELD_LENGTH. */
+  searchableFieldTooLong: { code: 80303, status: 400 },
 } as const satisfies Record<string, { code: number; status: number }>;
 
 export type ErrorName = keyof typeof errorCodes;

@@ -70,3 +70,22 @@ export interface MediaRecord {
   /** The corrected transcript a reprocess gave: processing aligns it to the recognised words. */
   givenTranscript?: string;
 }
+
+/**
+ * What a media listing shows of an item (VoiceBase's `VbMediaSummary`): the envelope and the metadata, read
+ * without the results, which may be large.
+ */
+export type MediaSummaryRecord = Pick<
+  MediaRecord,
+  | "mediaId"
+  | "account"
+  | "status"
+  | "metadata"
+  | "mediaContentType"
+  | "lengthMs"
+  | "errors"
+  | "timeToLiveSeconds"
+  | "dateCreated"
+  | "dateFinished"
+  | "expiresOn"
+> & { configuration: Pick<Configuration, "encryption"> };

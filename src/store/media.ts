@@ -111,8 +111,12 @@ export async function startNextRun(sql: Sql, reprocess: Reprocess): Promise<bool
   return true;
 }
 
+// The columns a MediaRecord holds; not `m.*`, which would carry the search document (migration 008) too.
 const SELECT_MEDIA = `
-  select m.*, a.account_name from media m join accounts a using (account_id)`;
+  select m.media_id, m.account_id, a.account_name, m.status, m.configuration, m.metadata, m.media_url,
+         m.media_content_type, m.original_blob, m.original_bytes, m.redacted_blob, m.length_ms, m.sections,
+         m.errors, m.messages, m.progress, m.time_to_live_seconds, m.date_created, m.date_finished, m.expires_on
+  from media m join accounts a using (account_id)`;
 
 interface MediaRow {
   media_id: string;
@@ -176,21 +180,6 @@ export async function getMedia(
     [mediaId, accountId ?? null],
   );
   return rows[0] && toRecord(rows[0]);
-}
-
-export interface ListQuery {
-  limit: number;
-  externalId?: string;
-}
-
-/** An account's media, newest first. */
-export async function listMedia(sql: Sql, accountId: string, query: ListQuery): Promise<MediaRecord[]> {
-  const { rows } = await sql.query<MediaRow>(
-    `${SELECT_MEDIA} where m.account_id = $1 and ($2::text is null or m.external_id = $2)
-     order by m.date_created desc, m.media_id desc limit $3`,
-    [accountId, query.externalId ?? null, query.limit],
-  );
-  return rows.map(toRecord);
 }
 
 /** Deletes the row (deliveries go with it); resolves to whether there was one. */

@@ -13,10 +13,10 @@ import {
   finishProcessing,
   getMedia,
   insertMedia,
-  listMedia,
   type NewMedia,
   startProcessing,
 } from "../../src/store/media.ts";
+import { searchMedia } from "../../src/store/media-search.ts";
 import { freshDatabase, type TestDatabase } from "../support/database.ts";
 import { finishWith } from "../support/finish.ts";
 
@@ -30,6 +30,11 @@ function configuration(raw: Record<string, unknown>): Configuration {
   const parsed = parseConfiguration(JSON.stringify(raw), { allowHttp: false, allowPrivate: false });
   if (!parsed.ok) throw new Error(`test configuration refused: ${JSON.stringify(parsed.errors)}`);
   return parsed.value;
+}
+
+/** The account's media, newest first, as `GET /v3/media` lists them. */
+async function listMedia(db: Database, accountId: string, query: { limit: number; externalId?: string }) {
+  return (await searchMedia(db, accountId, { sortOrder: "desc", extended: [], ...query })).media;
 }
 
 async function newAccount(db: Database, prefix: string): Promise<Account> {

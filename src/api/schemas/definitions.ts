@@ -7,6 +7,7 @@
 import { Type } from "typebox";
 import { DETECTOR_NAMES } from "../../analytics/detectors.ts";
 import { MAX_GROUP_NAME_LENGTH, MAX_KEYWORD_LENGTH, MAX_KEYWORDS } from "../../analytics/spotting.ts";
+import { MAX_SEARCHABLE_FIELDS } from "../../domain/searchable-fields.ts";
 import { closed, DateTime, Links, ref, Uuid } from "./common.ts";
 
 /** VoiceBase's limits on a category's bookkeeping fields (its categories guide). */
@@ -253,7 +254,24 @@ export const MetricGroupList = Type.Object(
   },
 );
 
+export const SearchableFields = closed(
+  {
+    fields: Type.Array(Type.String(), {
+      maxItems: MAX_SEARCHABLE_FIELDS,
+      "x-allowed": `an array of at most ${MAX_SEARCHABLE_FIELDS} field names, each extended.<name> (dotted for nested fields)`,
+      description:
+        "Fields of `metadata.extended` that `GET /v3/media?query=` searches, as `extended.customerId`.",
+    }),
+  },
+  {
+    $id: "SearchableFields",
+    description: "VoiceBase's `VbSearchableFields`: the account's searchable extended metadata fields.",
+    examples: [{ fields: ["extended.customerId", "extended.call.phone"] }],
+  },
+);
+
 export const DEFINITION_SCHEMAS = [
+  SearchableFields,
   SpottingGroup,
   SpottingGroupInput,
   SpottingGroupList,

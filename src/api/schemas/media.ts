@@ -283,9 +283,40 @@ export const MediaSummary = Type.Object(
   },
 );
 
+const PageLink = Type.Object({ href: Type.String({ format: "uri" }) });
+
 export const MediaList = Type.Object(
-  { _links: ref(Links), media: Type.Array(ref(MediaSummary)) },
-  { $id: "MediaList", description: "VoiceBase's `VbMediaQueryResponse`, newest first, without pagination." },
+  {
+    _links: Type.Object(
+      {
+        self: PageLink,
+        next: Type.Optional(PageLink),
+        previous: Type.Optional(PageLink),
+      },
+      {
+        description:
+          "`self`; `next`: the page after this one in the order shown (present when there may be one); `previous`: the page before it. Hark's addition: VoiceBase's client builds them from `after`/`before`.",
+      },
+    ),
+    media: Type.Array(ref(MediaSummary)),
+    pagination: Type.Object(
+      {
+        limit: Type.Integer({ description: "The page size asked for (100 when not asked)." }),
+        sortOrder: Type.Array(
+          Type.Object({
+            field: Type.String({ description: "`dateCreated`, then `mediaId` for items created at once." }),
+            direction: Type.Union([Type.Literal("asc"), Type.Literal("desc")]),
+          }),
+        ),
+      },
+      { description: "VoiceBase's `VbPagination`: the page size and the order of the items." },
+    ),
+  },
+  {
+    $id: "MediaList",
+    description:
+      "VoiceBase's `VbMediaQueryResponse`: a page of media and how it is ordered. The next page in the order shown is `after` (ascending) or `before` (descending) its last item's `mediaId`, as `_links.next` has it.",
+  },
 );
 
 export const TranscriptDocument = Type.Object(
