@@ -20,6 +20,7 @@ import type { Role } from "./roles.ts";
 import { type Services, type Stoppable, systemClock } from "./services.ts";
 import type { Settings } from "./settings.ts";
 import { openDatabase } from "./store/database.ts";
+import { installationSecret } from "./store/installation-secrets.ts";
 import { startEmbeddedPostgres } from "./store/embedded-postgres.ts";
 import { startJobQueue } from "./store/job-queue.ts";
 import { migrate } from "./store/migrate.ts";
@@ -77,6 +78,7 @@ export function openServices(settings: Settings, log: Logger): Promise<Services 
     stack.push(() => db.close());
     const applied = await migrate(db);
     if (applied.length > 0) log.info({ migrations: applied }, "database migrated");
+    const streamLinkSecret = await installationSecret(db, "stream-links");
     const sender = undiciSender({
       connectTimeoutMs: settings.callbackConnectTimeoutMs,
       timeoutMs: settings.callbackTimeoutMs,
@@ -101,6 +103,7 @@ export function openServices(settings: Settings, log: Logger): Promise<Services 
       clock: systemClock,
       log,
       events: new EventEmitter(),
+      streamLinkSecret,
     };
   });
 }

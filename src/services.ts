@@ -48,4 +48,6 @@ export interface Services {
   clock: Clock;
   log: Logger;
   events: HarkEvents;
+  /** The HMAC key of stream links (documents/stream-links.ts), the same in every process. */
+  streamLinkSecret: Buffer;
 }

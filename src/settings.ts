@@ -19,6 +19,7 @@ export interface Settings {
   readonly adminToken: string | undefined;
   readonly maxUploadBytes: number;
   readonly defaultTtlSeconds: number;
+  readonly streamLinkTtlSeconds: number;
   readonly callbackAllowHttp: boolean;
   readonly callbackAllowPrivate: boolean;
   /** Non-public networks callbacks and media downloads may reach all the same, as CIDRs. */
@@ -179,6 +180,13 @@ export const definitions = {
       "Time to live of media whose configuration sets no `timeToLiveInSeconds` (121 days, as VoiceBase).",
     shownDefault: String(121 * 86400),
     parse: integer("HARK_DEFAULT_TTL_SECONDS", 121 * 86400, 1),
+  },
+  streamLinkTtlSeconds: {
+    variable: "HARK_STREAM_LINK_TTL_SECONDS",
+    description:
+      "How long a `streamLocation` link works without the account's token, from when its document is rendered. A day by default: a callback body's links must outlast the 15 h 45 min retry schedule.",
+    shownDefault: String(86400),
+    parse: integer("HARK_STREAM_LINK_TTL_SECONDS", 86400, 60),
   },
   callbackAllowHttp: {
     variable: "HARK_CALLBACK_ALLOW_HTTP",

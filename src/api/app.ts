@@ -31,7 +31,7 @@ import { registerMetadataRoutes } from "./media-metadata.ts";
 import { registerMediaReadRoutes } from "./media-read.ts";
 import { registerReprocessRoute } from "./media-reprocess.ts";
 import { registerMediaSearchRoute } from "./media-search.ts";
-import { registerStreamRoutes } from "./media-streams.ts";
+import { registerStreamBytesRoute, registerStreamRoutes } from "./media-streams.ts";
 import { registerTranscriptRoutes } from "./media-transcript.ts";
 import { registerUploadRoute } from "./media-upload.ts";
 import { baseDocument } from "./openapi.ts";
@@ -145,6 +145,7 @@ export async function buildApp(services: Services): Promise<HarkApp> {
     async () => app.swagger(),
   );
   registerAdminRoutes(app, services);
+  registerStreamBytesRoute(app, services);
   await app.register(async (v3) => {
     v3.addHook("onRequest", requireAccount(services));
     registerUploadRoute(v3, services);

@@ -1,7 +1,8 @@
 /** Finding the media item a `/v3/media/{mediaId}/...` request names, as its account sees it. */
 import { Type } from "typebox";
 import { ApiError } from "../domain/errors.ts";
-import type { MediaRecord } from "../domain/media.ts";
+import { mediaLinks } from "../documents/stream-links.ts";
+import type { MediaLinks, MediaRecord } from "../domain/media.ts";
 import type { Services } from "../services.ts";
 import { getMedia } from "../store/media.ts";
 import { UuidParameter } from "./schemas/common.ts";
@@ -11,6 +12,11 @@ export const MediaParams = Type.Object({
     "The media item's id, as the upload answered it. Another account's media is not found, as missing media is.",
   ),
 });
+
+/** The links of a document rendered now: its stream links live `HARK_STREAM_LINK_TTL_SECONDS` from now. */
+export function linksNow(services: Services): MediaLinks {
+  return mediaLinks(services.settings, services.streamLinkSecret, services.clock.now());
+}
 
 /** Another account's media answers exactly as missing media does: the caller learns nothing of it. */
 export async function findMedia(

@@ -9,7 +9,7 @@ import type { Services } from "../services.ts";
 import { attemptSummaries, deliveriesOf } from "../store/deliveries.ts";
 import { deleteMedia } from "../store/media.ts";
 import type { HarkApp } from "./hark-app.ts";
-import { findMedia, MediaParams } from "./media-lookup.ts";
+import { findMedia, linksNow, MediaParams } from "./media-lookup.ts";
 import { accountRefusals, NoContent, response } from "./schemas/common.ts";
 import { MediaDocument, Progress } from "./schemas/media.ts";
 
@@ -33,7 +33,7 @@ export function registerMediaReadRoutes(app: HarkApp, services: Services): void 
     },
     async (request) => {
       const media = await findMedia(services, request.account.accountId, request.params.mediaId);
-      const document = mediaDocument(media, settings.publicUrl);
+      const document = mediaDocument(media, linksNow(services));
       const deliveries = await deliveriesOf(db, media.mediaId);
       if (deliveries.length === 0) return document;
       return {

@@ -28,7 +28,7 @@ import type { Services } from "../services.ts";
 import { getMedia, startNextRun } from "../store/media.ts";
 import { ACCOUNT_FAULTS, accountFaults } from "./account-checks.ts";
 import type { HarkApp } from "./hark-app.ts";
-import { findMedia, MediaParams } from "./media-lookup.ts";
+import { findMedia, linksNow, MediaParams } from "./media-lookup.ts";
 import { accountRefusals, ref, response } from "./schemas/common.ts";
 import { MediaDocument } from "./schemas/media.ts";
 import { receiveParts } from "./upload-parts.ts";
@@ -158,7 +158,7 @@ export function registerReprocessRoute(app: HarkApp, services: Services): void {
       if (!started) requireEnded({ ...media, status: "running" });
       const reprocessed = await getMedia(db, media.mediaId);
       if (!reprocessed) throw new Error(`media ${media.mediaId} vanished right after its reprocess`);
-      return reply.status(200).send(mediaDocument(reprocessed, settings.publicUrl));
+      return reply.status(200).send(mediaDocument(reprocessed, linksNow(services)));
     },
   );
 }

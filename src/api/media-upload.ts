@@ -22,6 +22,7 @@ import type { Services } from "../services.ts";
 import { getMedia, insertMedia } from "../store/media.ts";
 import { ACCOUNT_FAULTS, accountFaults } from "./account-checks.ts";
 import type { HarkApp } from "./hark-app.ts";
+import { linksNow } from "./media-lookup.ts";
 import { accountRefusals, Binary, ref, response } from "./schemas/common.ts";
 import { MediaDocument } from "./schemas/media.ts";
 import { type ReceivedParts, receiveParts } from "./upload-parts.ts";
@@ -142,7 +143,7 @@ export function registerUploadRoute(app: HarkApp, services: Services): void {
       }
       const media = await getMedia(db, mediaId);
       if (!media) throw new Error(`media ${mediaId} vanished right after its upload`);
-      return reply.status(200).send(mediaDocument(media, settings.publicUrl));
+      return reply.status(200).send(mediaDocument(media, linksNow(services)));
     },
   );
 }

@@ -6,13 +6,13 @@
  */
 import { streamBlob } from "../documents/media-document.ts";
 import type { DeliveryFate } from "../domain/delivery.ts";
-import type { MediaRecord } from "../domain/media.ts";
+import type { MediaLinks, MediaRecord } from "../domain/media.ts";
 import { renderCallbackBody } from "./render-body.ts";
 
 /** `media` is the item as processing left it (status, result, dates). One fate per callback, in order. */
-export function deliveryFates(media: MediaRecord, publicUrl: string): DeliveryFate[] {
+export function deliveryFates(media: MediaRecord, links: MediaLinks): DeliveryFate[] {
   return media.configuration.callbacks.map((callback, position): DeliveryFate => {
-    const body = renderCallbackBody(callback, media, publicUrl);
+    const body = renderCallbackBody(callback, media, links);
     if (body && "bytes" in body)
       return { position, state: "pending", contentType: body.contentType, body: body.bytes };
     const blob = body && "stream" in body ? streamBlob(media, body.stream) : undefined;

@@ -5,7 +5,7 @@
  */
 import { mediaDocument, transcriptDocument } from "../documents/media-document.ts";
 import type { Callback } from "../domain/configuration.ts";
-import type { MediaRecord } from "../domain/media.ts";
+import type { MediaLinks, MediaRecord } from "../domain/media.ts";
 import type { Transcript } from "../domain/transcript.ts";
 import { CONTENT_TYPES, renderFormat } from "../formats/index.ts";
 
@@ -23,14 +23,14 @@ export type CallbackBody =
 export function renderCallbackBody(
   callback: Callback,
   media: MediaRecord,
-  publicUrl: string,
+  links: MediaLinks,
 ): CallbackBody | undefined {
   switch (callback.type) {
     case "analytics":
-      return json(mediaDocument(media, publicUrl, callback.include));
+      return json(mediaDocument(media, links, callback.include));
     case "transcript": {
       if (media.status !== "finished") return undefined;
-      if (callback.format === "json") return json(transcriptDocument(media, publicUrl, []));
+      if (callback.format === "json") return json(transcriptDocument(media, links.publicUrl, []));
       const words = (media.sections.transcript as Transcript).words;
       return {
         contentType: CONTENT_TYPES[callback.format],

@@ -4,7 +4,7 @@
  */
 import { type IncludeSection, type StreamName, STREAM_NAMES } from "../domain/configuration.ts";
 import type { Message } from "../domain/errors.ts";
-import { type MediaRecord, type MediaSummaryRecord, TASKS } from "../domain/media.ts";
+import { type MediaLinks, type MediaRecord, type MediaSummaryRecord, TASKS } from "../domain/media.ts";
 import type { Transcript } from "../domain/transcript.ts";
 
 /** The VoiceBase media format this document follows. */
@@ -15,7 +15,8 @@ export function mediaUrl(publicUrl: string, mediaId: string): string {
 }
 
 export interface Stream {
-  status: string;
+  /** The HTTP status a fetch of `streamLocation` answers (VoiceBase's Swagger: an integer). */
+  status: number;
   streamName: string;
   streamLocation: string;
 }
@@ -48,12 +49,15 @@ export function availableStreams(media: MediaRecord): { name: string; blob: stri
   });
 }
 
-/** The streams a media item has: its original bytes once stored, the redacted audio once made. */
-export function streamsOf(media: MediaRecord, publicUrl: string): Stream[] {
+/**
+ * The streams a media item has: its original bytes once stored, the redacted audio once made; each with
+ * a link that works without the account's token until it expires.
+ */
+export function streamsOf(media: MediaRecord, links: MediaLinks): Stream[] {
   return availableStreams(media).map(({ name }) => ({
-    status: "available",
+    status: 200,
     streamName: name,
-    streamLocation: `${mediaUrl(publicUrl, media.mediaId)}/streams/${name}`,
+    streamLocation: links.stream(media.mediaId, name),
   }));
 }
 
@@ -92,16 +96,16 @@ function warningsOf(media: MediaRecord): { warnings?: Message[] } {
  * The document with the sections `include` names (every section when it is undefined). A section not
  * computed (yet, or at all for this item) is left out rather than shown empty.
  */
-export function mediaDocument(media: MediaRecord, publicUrl: string, include?: readonly IncludeSection[]) {
+export function mediaDocument(media: MediaRecord, links: MediaLinks, include?: readonly IncludeSection[]) {
   const wanted = (section: IncludeSection) => include === undefined || include.includes(section);
-  const document = envelopeOf(media, publicUrl);
+  const document = envelopeOf(media, links.publicUrl);
   // An encrypted item's metadata is delivered inside its encrypted results only.
   if (wanted("metadata") && media.metadata !== undefined && !isEncrypted(media))
     document.metadata = media.metadata;
   for (const [name, section] of Object.entries(media.sections)) {
     if (wanted(name as IncludeSection)) document[name] = section;
   }
-  const streams = streamsOf(media, publicUrl);
+  const streams = streamsOf(media, links);
   if (wanted("streams") && streams.length > 0) document.streams = streams;
   // VoiceBase's `warnings` and the spec's `messages` section are one thing under two names; both go
   // where `include` asks for messages, so a body filtered by `include` has exactly what it names.

@@ -133,6 +133,8 @@ export const errorCodes = {
   stillProcessing: { code: 11601, status: 409 },
   /** A reprocess of an item whose original is gone, or is held only encrypted to the client's key. */
   originalUnavailable: { code: 11602, status: 409 },
+  /** A stream link (`streamLocation`) that has expired or was not signed by this installation. */
+  streamLinkInvalid: { code: 11701, status: 403 },
   internal: { code: 11999, status: 500 },
   /** `PUT /v3/definition/media/search` without a `fields` array. */
   searchableFieldsMissing: { code: 80300, status: 400 },

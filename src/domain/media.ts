@@ -32,6 +32,15 @@ export interface Metadata {
   extended?: Record<string, unknown>;
 }
 
+/**
+ * Where a client finds an item's parts: the public URL of the API, and a link to each stream that works
+ * without the account's token (VoiceBase's `streamLocation`).
+ */
+export interface MediaLinks {
+  publicUrl: string;
+  stream(mediaId: string, streamName: string): string;
+}
+
 /** The computed sections of a media document, by name (`transcript`, `knowledge`, ...). */
 export type Sections = Record<string, unknown>;
 

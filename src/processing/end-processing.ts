@@ -16,6 +16,7 @@ import { Readable } from "node:stream";
 import { callbackBodyKey } from "../blobs/blob-store.ts";
 import { deliveryFates } from "../callbacks/prepare.ts";
 import { mediaDocument } from "../documents/media-document.ts";
+import { mediaLinks } from "../documents/stream-links.ts";
 import type { DeliveryFate } from "../domain/delivery.ts";
 import type { ErrorEntry, Message } from "../domain/errors.ts";
 import type { MediaRecord, Sections } from "../domain/media.ts";
@@ -46,19 +47,20 @@ export async function endProcessing(
 ): Promise<boolean> {
   const media = await getMedia(services.db, mediaId);
   if (media?.status !== "running") return false;
-  const { publicUrl } = services.settings;
-  const ended = endedMedia(media, outcome, services.clock.now());
+  const now = services.clock.now();
+  const links = mediaLinks(services.settings, services.streamLinkSecret, now);
+  const ended = endedMedia(media, outcome, now);
   // Rendered before the statement that decides whether this call ends processing: a call that loses a
   // race has rendered for nothing, and nothing it rendered is kept.
   let fates: DeliveryFate[];
   let stored = ended;
   if (outcome.encryptTo === undefined) {
-    fates = deliveryFates(ended, publicUrl);
+    fates = deliveryFates(ended, links);
   } else {
     // What is sealed is the whole document, metadata included, as an unencrypted item would show it.
     const inner = { ...ended, configuration: { ...ended.configuration, encryption: undefined } };
-    fates = await sealFates(deliveryFates(inner, publicUrl), ended, outcome.encryptTo, publicUrl);
-    await storeEncryptedResults(services, mediaDocument(inner, publicUrl), mediaId, outcome.encryptTo);
+    fates = await sealFates(deliveryFates(inner, links), ended, outcome.encryptTo, links.publicUrl);
+    await storeEncryptedResults(services, mediaDocument(inner, links), mediaId, outcome.encryptTo);
     stored = { ...ended, sections: {} };
   }
   fates = await storeLargeBodies(services, mediaId, media.run ?? 0, fates);

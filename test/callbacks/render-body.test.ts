@@ -18,11 +18,16 @@ import {
   type Callback,
   type IncludeSection,
 } from "../../src/domain/configuration.ts";
-import type { MediaRecord } from "../../src/domain/media.ts";
+import type { MediaLinks, MediaRecord } from "../../src/domain/media.ts";
 import type { Transcript, Word } from "../../src/domain/transcript.ts";
 import { alternateFormats, RENDERED_FORMATS, renderFormat } from "../../src/formats/index.ts";
 
 const PUBLIC_URL = "https://hark.example.com";
+/** Stream links as a document shows them; how they are signed is stream-links.test.ts's. */
+const LINKS: MediaLinks = {
+  publicUrl: PUBLIC_URL,
+  stream: (mediaId, name) => `${PUBLIC_URL}/v3/media/${mediaId}/streams/${name}?signed`,
+};
 const MEDIA_ID = "3f0c1c9e-8f0a-4a53-9d43-6a1b2f7e5d10";
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
@@ -114,9 +119,9 @@ const PRESENT: Partial<Record<IncludeSection, unknown>> = {
   knowledge: KNOWLEDGE,
   streams: [
     {
-      status: "available",
+      status: 200,
       streamName: "original",
-      streamLocation: `${PUBLIC_URL}/v3/media/${MEDIA_ID}/streams/original`,
+      streamLocation: `${PUBLIC_URL}/v3/media/${MEDIA_ID}/streams/original?signed`,
     },
   ],
   messages: finished.messages,
@@ -137,7 +142,7 @@ function bytesOf(body: CallbackBody | undefined): { contentType: string; bytes: 
 
 /** Renders an analytics callback and parses it, checking it is sent as exactly `application/json`. */
 function analyticsDocument(media: MediaRecord, include?: IncludeSection[]): Record<string, unknown> {
-  const body = bytesOf(renderCallbackBody(analytics(include), media, PUBLIC_URL));
+  const body = bytesOf(renderCallbackBody(analytics(include), media, LINKS));
   assert.equal(body.contentType, "application/json");
   return JSON.parse(body.bytes.toString("utf8"));
 }
@@ -225,7 +230,7 @@ describe("transcript callback bodies", () => {
   });
 
   test("json: exactly application/json, the JSON transcript document", () => {
-    const body = bytesOf(renderCallbackBody(transcript("json"), finished, PUBLIC_URL));
+    const body = bytesOf(renderCallbackBody(transcript("json"), finished, LINKS));
     assert.equal(body.contentType, "application/json");
     assert.equal(body.bytes.toString("utf8"), JSON.stringify(transcriptDocument(finished, PUBLIC_URL, [])));
     const document = JSON.parse(body.bytes.toString("utf8"));
@@ -238,7 +243,7 @@ describe("transcript callback bodies", () => {
   const types = { text: "text/plain", srt: "text/srt", webvtt: "text/vtt", dfxp: "application/ttaf+xml" };
   for (const [format, contentType] of Object.entries(types) as [keyof typeof types, string][]) {
     test(`${format}: exactly ${contentType}, the ${format} rendering's UTF-8 bytes`, () => {
-      const body = bytesOf(renderCallbackBody(transcript(format), finished, PUBLIC_URL));
+      const body = bytesOf(renderCallbackBody(transcript(format), finished, LINKS));
       assert.equal(body.contentType, contentType);
       assert.ok(body.bytes.equals(Buffer.from(renderFormat(format, WORDS), "utf8")));
       assert.ok(body.bytes.toString("utf8").includes("Zoë"), "non-ASCII text is UTF-8");
@@ -248,7 +253,7 @@ describe("transcript callback bodies", () => {
   }
 
   test("text reads as the conversation", () => {
-    const body = bytesOf(renderCallbackBody(transcript("text"), finished, PUBLIC_URL));
+    const body = bytesOf(renderCallbackBody(transcript("text"), finished, LINKS));
     assert.equal(body.bytes.toString("utf8"), "Agent: Hello, Zoë.\n\nCaller: cancel it!\n");
   });
 
@@ -259,14 +264,14 @@ describe("transcript callback bodies", () => {
       { url: "https://receiver.example.com/m", method: "POST", type: "media", stream: "original" },
     ];
     for (const callback of callbacks) {
-      const body = renderCallbackBody(callback, finished, PUBLIC_URL);
+      const body = renderCallbackBody(callback, finished, LINKS);
       assert.doesNotMatch(body?.contentType ?? "", /;|charset/i, JSON.stringify(callback));
     }
   });
 
   test("after failed processing nothing is rendered: the callback is skipped", () => {
     for (const format of ["json", "text", "srt", "webvtt", "dfxp"] as const) {
-      assert.equal(renderCallbackBody(transcript(format), failed, PUBLIC_URL), undefined, format);
+      assert.equal(renderCallbackBody(transcript(format), failed, LINKS), undefined, format);
     }
   });
 });
@@ -280,7 +285,7 @@ describe("media callback bodies", () => {
   });
 
   test("original: application/octet-stream, a reference to the stored stream", () => {
-    assert.deepEqual(renderCallbackBody(media("original"), finished, PUBLIC_URL), {
+    assert.deepEqual(renderCallbackBody(media("original"), finished, LINKS), {
       contentType: MEDIA_CONTENT_TYPE,
       stream: "original",
     });
@@ -291,7 +296,7 @@ describe("media callback bodies", () => {
     const callbacks = [media("original"), media("redacted-audio")];
     const item = { ...finished, configuration: { ...finished.configuration, callbacks } };
     assert.deepEqual(
-      deliveryFates(item, PUBLIC_URL).map((fate) => [fate.state, "bodyBlob" in fate && fate.bodyBlob]),
+      deliveryFates(item, LINKS).map((fate) => [fate.state, "bodyBlob" in fate && fate.bodyBlob]),
       [
         ["pending", finished.originalBlob],
         ["skipped", false],
@@ -299,12 +304,12 @@ describe("media callback bodies", () => {
     );
     const redacted = { ...item, redactedBlob: `media/${MEDIA_ID}/redacted-audio` };
     assert.deepEqual(
-      deliveryFates(redacted, PUBLIC_URL).map((fate) => "bodyBlob" in fate && fate.bodyBlob),
+      deliveryFates(redacted, LINKS).map((fate) => "bodyBlob" in fate && fate.bodyBlob),
       [finished.originalBlob, redacted.redactedBlob],
     );
   });
 
   test("after failed processing nothing is rendered: the callback is skipped", () => {
-    assert.equal(renderCallbackBody(media("original"), failed, PUBLIC_URL), undefined);
+    assert.equal(renderCallbackBody(media("original"), failed, LINKS), undefined);
   });
 });

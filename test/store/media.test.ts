@@ -18,7 +18,7 @@ import {
 } from "../../src/store/media.ts";
 import { searchMedia } from "../../src/store/media-search.ts";
 import { freshDatabase, type TestDatabase } from "../support/database.ts";
-import { finishWith } from "../support/finish.ts";
+import { finishWith, TEST_LINKS } from "../support/finish.ts";
 
 const CALLBACKS = [
   { url: "https://receiver.example.com/analytics", type: "analytics" },
@@ -208,10 +208,7 @@ describe("media store", () => {
       { ...outcome, status: "failed", errors: [{ code: 1, error: "late" }] },
       new Date(),
     );
-    assert.equal(
-      await finishProcessing(db, failed, deliveryFates(failed, "https://hark.example.com")),
-      false,
-    );
+    assert.equal(await finishProcessing(db, failed, deliveryFates(failed, TEST_LINKS)), false);
     assert.deepEqual(
       (await deliveries(media.mediaId)).map((row) => row.state),
       ["pending", "pending", "skipped"],
