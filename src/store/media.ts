@@ -115,7 +115,8 @@ export async function startNextRun(sql: Sql, reprocess: Reprocess): Promise<bool
 const SELECT_MEDIA = `
   select m.media_id, m.account_id, a.account_name, m.status, m.configuration, m.metadata, m.media_url,
          m.media_content_type, m.original_blob, m.original_bytes, m.redacted_blob, m.length_ms, m.sections,
-         m.errors, m.messages, m.progress, m.time_to_live_seconds, m.date_created, m.date_finished, m.expires_on
+         m.errors, m.messages, m.progress, m.time_to_live_seconds, m.date_created, m.date_finished, m.expires_on,
+         m.run, m.given_transcript
   from media m join accounts a using (account_id)`;
 
 interface MediaRow {

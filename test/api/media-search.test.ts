@@ -229,6 +229,28 @@ describe("searching media", () => {
     assert.deepEqual(await ids(token, `${asc}title%3Amulder`), [later]);
   });
 
+  test("an item uploaded with searchability.searchable false is listed but never matches a query", async () => {
+    const token = await hark.createAccount();
+    const hidden = await upload(
+      token,
+      "2026-01-10T12:00:00Z",
+      { title: "Refund call" },
+      {
+        searchability: { searchable: false },
+      },
+    );
+    const shown = await upload(
+      token,
+      "2026-01-10T12:01:00Z",
+      { title: "Refund call" },
+      {
+        searchability: { searchable: true },
+      },
+    );
+    assert.deepEqual(await ids(token, "/v3/media?sortOrder=asc&query=refund"), [shown]);
+    assert.deepEqual(await ids(token, "/v3/media?sortOrder=asc"), [hidden, shown]);
+  });
+
   test("an encrypted item shows no metadata, and neither query nor extendedFilter looks inside it", async () => {
     const token = await hark.createAccount();
     const keys = await generateKey({ type: "curve25519", userIDs: [{ name: "Client" }], format: "armored" });

@@ -96,11 +96,31 @@ describe("speech analytics of a call", () => {
       ],
     });
     assert.equal(classifier.statusCode, 200, classifier.body);
+    const vocabulary = await api("PUT", "/v3/definition/vocabularies/acme", {
+      terms: [{ term: "Acme", soundsLike: ["ack me"], weight: 2 }],
+    });
+    assert.equal(vocabulary.statusCode, 200, vocabulary.body);
 
     const response = await hark.upload(token, {
       media: call,
       metadata: { title: "Cancellation", externalId: "crm-77", extended: { queue: "billing" } },
+      // Every section VoiceBase documents, as a contact-centre integration sends them.
       configuration: {
+        speechModel: {
+          language: "en-US",
+          model: "Titan",
+          features: ["voiceFeatures", "advancedPunctuation"],
+          extensions: ["voicemail"],
+        },
+        priority: "high",
+        knowledge: { enableDiscovery: true, enableExternalDataSources: false },
+        transcript: {
+          formatting: { enableNumberFormatting: true },
+          contentFiltering: { enableProfanityFiltering: true },
+        },
+        vocabularies: [{ vocabularyName: "acme" }, { terms: [{ term: "subscription", weight: 1 }] }],
+        searchability: { searchable: true },
+        timeToLiveInSeconds: 86400,
         ingest: {
           stereo: {
             left: { speakerName: "Agent", speakerRole: "agent" },
@@ -109,7 +129,11 @@ describe("speech analytics of a call", () => {
         },
         spotting: { groups: [{ groupName: "churn" }] },
         categories: [{ categoryName: "cancellation" }],
-        metrics: [{ metricGroupName: "overtalk" }, { metricGroupName: "talk-time-and-rate" }],
+        metrics: [
+          { metricGroupName: "overtalk" },
+          { metricGroupName: "talk-time-and-rate" },
+          { metricGroupName: "talk-style-tone-and-volume" },
+        ],
         prediction: {
           detectors: [
             {
@@ -120,6 +144,7 @@ describe("speech analytics of a call", () => {
           classifiers: [{ classifierName: "complaint" }],
         },
         publish: {
+          enableAnalyticIndexing: true,
           callbacks: [
             { url: `${receiver.url}/analytics` },
             { url: `${receiver.url}/selected`, include: ["spotting", "categories"] },
@@ -252,6 +277,34 @@ describe("speech analytics of a call", () => {
     const served = await api("GET", `/v3/media/${analytics.mediaId}/streams/redacted-audio`);
     assert.equal(served.statusCode, 200);
     assert.deepEqual(served.rawPayload, redactedAudio);
+  });
+
+  test("a configuration with every VoiceBase section is processed; what Hark does not compute is a warning", () => {
+    assert.equal(analytics.status, "finished");
+    const warnings = (analytics.warnings as { code: number; message: string }[]).filter(
+      (warning) => warning.code === 12003,
+    );
+    for (const named of [
+      "Titan",
+      "voiceFeatures",
+      "advancedPunctuation",
+      "voicemail",
+      "enableNumberFormatting",
+      "enableProfanityFiltering",
+      "vocabularies",
+      "talk-style-tone-and-volume",
+      "enableAnalyticIndexing",
+    ]) {
+      assert.ok(
+        warnings.some((warning) => warning.message.includes(named)),
+        `a warning names ${named}: ${JSON.stringify(warnings)}`,
+      );
+    }
+    assert.deepEqual(
+      analytics.metrics.map((group: { metricGroupName: string }) => group.metricGroupName).sort(),
+      ["overtalk", "talk-time-and-rate"],
+      "the groups Hark computes are there; the one it cannot is named in warnings, not faked",
+    );
   });
 
   test("what a client reads is what the OpenAPI description says, and no field is lost on the way", async () => {

@@ -56,7 +56,11 @@ describe("definitionsFor", () => {
       ["greeting"],
     );
     assert.ok(definitions.classifiers.every((classifier) => classifier.classifierName === "mood"));
-    assert.deepEqual(missing, ["Spotting group competitors", "Category farewell", "Classifier sarcasm"]);
+    assert.deepEqual(missing, [
+      { kind: "Spotting group", name: "competitors" },
+      { kind: "Category", name: "farewell" },
+      { kind: "Classifier", name: "sarcasm" },
+    ]);
   });
 
   it("all categories: every one of the account's, nothing missing", async () => {

@@ -99,11 +99,17 @@ export const Transcript = Type.Object(
 
 export const Stream = Type.Object(
   {
-    status: Type.Literal("available"),
+    status: Type.Integer({
+      description:
+        "The HTTP status fetching `streamLocation` answers: 200 (VoiceBase's Swagger: an integer).",
+    }),
     streamName: Type.String({
       description: "`original`, `redacted-audio`; `-encrypted` for an encrypted item.",
     }),
-    streamLocation: Type.String({ format: "uri" }),
+    streamLocation: Type.String({
+      format: "uri",
+      description: "A signed link: it works without the token until `expires` (Unix seconds) or deletion.",
+    }),
   },
   { $id: "Stream", description: "VoiceBase's `VbStream`: a media stream and where to get it." },
 );
@@ -249,10 +255,10 @@ export const MediaDocument = Type.Object(
         },
         streams: [
           {
-            status: "available",
+            status: 200,
             streamName: "original",
             streamLocation:
-              "http://127.0.0.1:8080/v3/media/0f6f2b3c-2a41-4f8e-9d1e-3c8b7a4d5e6f/streams/original",
+              "http://127.0.0.1:8080/v3/media/0f6f2b3c-2a41-4f8e-9d1e-3c8b7a4d5e6f/streams/original?expires=1795431600&signature=3q2-7w",
           },
         ],
       },

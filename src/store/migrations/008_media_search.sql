@@ -13,9 +13,11 @@ create table searchable_fields (
 -- words (speaker-turn markers are not words). The `simple` configuration lowercases and never stems: the
 -- transcripts are in many languages, and a client searching "Frost" means that word. An encrypted item
 -- matches nothing: its metadata and results are the client's secret (its transcript is not even stored).
+-- Nor does an item uploaded with `searchability.searchable: false` (VoiceBase's: kept out of the media query).
 create function media_search_document(configuration jsonb, metadata jsonb, sections jsonb, fields text[])
 returns tsvector language sql immutable as $$
-  select case when configuration ? 'encryption' then ''::tsvector else
+  select case when configuration ? 'encryption'
+                   or configuration #>> '{raw,searchability,searchable}' = 'false' then ''::tsvector else
     setweight(to_tsvector('simple'::regconfig, coalesce(metadata ->> 'title', '')), 'A')
     || setweight(to_tsvector('simple'::regconfig, coalesce(metadata ->> 'description', '')), 'B')
     || setweight(jsonb_to_tsvector('simple'::regconfig,
