@@ -12,6 +12,7 @@
  * parses, keywords with words to spot, examples a classifier can learn from.
  */
 import { randomUUID } from "node:crypto";
+import type { ErrorObject } from "ajv";
 import { Type } from "typebox";
 import { parseCategoryQuery } from "../analytics/categories.ts";
 import { ClassifierTrainingError, trainClassifier, type TrainingExample } from "../analytics/classifiers.ts";
@@ -25,7 +26,7 @@ import {
 } from "../analytics/detectors.ts";
 import { validateSpottingGroup } from "../analytics/spotting.ts";
 import type { ClassifierModel } from "../domain/definitions.ts";
-import { ApiError } from "../domain/errors.ts";
+import { ApiError, type ErrorName } from "../domain/errors.ts";
 import { isUuid } from "../domain/ids.ts";
 import type { Services } from "../services.ts";
 import {
@@ -68,7 +69,7 @@ import {
   SpottingGroupInput,
   SpottingGroupList,
 } from "./schemas/definitions.ts";
-import { faults } from "./validation.ts";
+import { faults, isNoBody } from "./validation.ts";
 
 /**
  * Training runs in the request, on the event loop, at about 200,000 words a second: 4 MiB of examples
@@ -154,18 +155,30 @@ export function registerDefinitionRoutes(app: HarkApp, services: Services): void
         body: ref(SpottingGroupInput),
         response: {
           200: response(SpottingGroup, "The group as stored."),
-          ...accountRefusals("spottingGroupInvalid", "definitionNameMismatch", ...JSON_BODY_ERRORS),
+          ...accountRefusals(
+            "keywordGroupMissing",
+            "keywordGroupEmpty",
+            "keywordGroupNameMismatch",
+            "keywordInvalid",
+            "spottingGroupInvalid",
+            ...JSON_BODY_ERRORS,
+          ),
         },
       },
-      schemaErrorFormatter: faults({ body: "spottingGroupInvalid", params: "spottingGroupInvalid" }),
+      schemaErrorFormatter: spottingGroupFaults,
+      // A body of no bytes is VoiceBase's missing keyword group, not a malformed request.
+      errorHandler: (error) => {
+        if ((error as { code?: string }).code === "FST_ERR_CTP_EMPTY_JSON_BODY") throw noKeywordGroup();
+        throw error;
+      },
     },
     async (request) => {
       const { groupName } = request.params;
       const { groupName: nameInBody, keywords } = request.body;
-      sameName(nameInBody, "groupName", groupName);
+      sameName(nameInBody, "groupName", groupName, "keywordGroupNameMismatch");
       // The schema has checked the shape; what is left is cleaning the keywords and finding words in each.
       const validation = validateSpottingGroup({ groupName, keywords });
-      if (!validation.ok) throw new ApiError("spottingGroupInvalid", validation.error);
+      if (!validation.ok) throw new ApiError("keywordInvalid", validation.error);
       await putSpottingGroup(db, request.account.accountId, validation.group, clock.now());
       return validation.group;
     },
@@ -440,13 +453,43 @@ export function notFound(what: string, name: string, listPath: string): ApiError
 }
 
 /** The name may be repeated in the body, as VoiceBase's examples do; then it must be the path's. */
-function sameName(given: string | undefined, field: string, pathName: string): void {
+function sameName(
+  given: string | undefined,
+  field: string,
+  pathName: string,
+  errorName: ErrorName = "definitionNameMismatch",
+): void {
   if (given !== undefined && given !== pathName) {
     throw new ApiError(
-      "definitionNameMismatch",
+      errorName,
       `"${field}" in the body (${JSON.stringify(given)}) is not the name in the path (${JSON.stringify(pathName)}); leave it out or make them the same`,
     );
   }
+}
+
+/**
+ * A keyword group's schema faults in VoiceBase's codes where it has one: no group (80100), no keywords
+ * (80101), a bad keyword (80103); the rest (a bad name, too many keywords, an unknown property) are
+ * Hark's 11201.
+ */
+function spottingGroupFaults(errors: readonly ErrorObject[], part: string): ApiError {
+  if (part === "body" && errors.some(isNoBody)) return noKeywordGroup();
+  return faults({ body: spottingGroupFaultName, params: "spottingGroupInvalid" })(errors, part);
+}
+
+function spottingGroupFaultName(error: ErrorObject): ErrorName {
+  const path = error.instancePath;
+  if (path === "" && error.keyword === "required") return "keywordGroupEmpty";
+  if (path === "/keywords" && error.keyword !== "maxItems") return "keywordGroupEmpty";
+  if (path.startsWith("/keywords/")) return "keywordInvalid";
+  return "spottingGroupInvalid";
+}
+
+function noKeywordGroup(): ApiError {
+  return new ApiError(
+    "keywordGroupMissing",
+    'The request has no keyword group; send one as the body, such as {"keywords": ["cancel"]}',
+  );
 }
 
 // Categories

@@ -27,18 +27,29 @@ function withSchemas(ajv: Ajv, schemas: readonly SchemaObject[]): Ajv {
 /**
  * A route's `schemaErrorFormatter`: every fault of the part that failed, in the envelope. A path that
  * cannot name anything names nothing that exists (404, unless `params` says otherwise, as for a name a PUT
- * creates); a query fault is a bad request; a body fault has the route's own code (`body`).
+ * creates); a query fault is a bad request; a body fault has the route's own code (`body`), or the code a
+ * function gives it by where it is (VoiceBase has codes for faults in a keyword, a term, a script).
  */
-export function faults(codes: { body?: ErrorName; params?: ErrorName } = {}) {
+export function faults(
+  codes: { body?: ErrorName | ((error: ErrorObject) => ErrorName); params?: ErrorName } = {},
+) {
   return (errors: readonly ErrorObject[], part: string): ApiError => {
-    const name: ErrorName =
-      part === "body"
-        ? (codes.body ?? "invalidRequest")
-        : part === "params"
-          ? (codes.params ?? "notFound")
-          : "invalidRequest";
+    const name = (error: ErrorObject): ErrorName => {
+      if (part === "params") return codes.params ?? "notFound";
+      if (part !== "body") return "invalidRequest";
+      return typeof codes.body === "function" ? codes.body(error) : (codes.body ?? "invalidRequest");
+    };
     const root = part === "body" ? "" : part;
-    const [first, ...rest] = errors.map((error) => errorEntry(name, faultText(root, error)));
-    return first ? ApiError.of(first, ...rest) : new ApiError(name, `The request's ${part} is invalid`);
+    const [first, ...rest] = errors.map((error) => errorEntry(name(error), faultText(root, error)));
+    return first
+      ? ApiError.of(first, ...rest)
+      : new ApiError("invalidRequest", `The request's ${part} is invalid`);
   };
+}
+
+/** A body that is not there at all: Fastify hands the schema `null` or nothing. */
+export function isNoBody(error: ErrorObject): boolean {
+  return (
+    error.instancePath === "" && error.keyword === "type" && (error.data === null || error.data === undefined)
+  );
 }

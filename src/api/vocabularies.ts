@@ -10,7 +10,7 @@
  */
 import type { ErrorObject } from "ajv";
 import { Type } from "typebox";
-import { ApiError, type ErrorName, errorEntry } from "../domain/errors.ts";
+import { ApiError, type ErrorName } from "../domain/errors.ts";
 import {
   cleanTerm,
   cleanText,
@@ -19,10 +19,10 @@ import {
   type VocabularyTerm,
   type VocabularyType,
 } from "../domain/vocabularies.ts";
-import { faultText } from "../intake/schema-faults.ts";
 import type { Services } from "../services.ts";
 import { deleteVocabulary, getVocabulary, listVocabularies, putVocabulary } from "../store/vocabularies.ts";
 import { notFound } from "./definitions.ts";
+import { faults, isNoBody } from "./validation.ts";
 import type { HarkApp } from "./hark-app.ts";
 import { accountRefusals, JSON_BODY_ERRORS, NoContent, ref, response } from "./schemas/common.ts";
 import { DefinitionName } from "./schemas/definitions.ts";
@@ -218,18 +218,7 @@ function missing(): ApiError {
  */
 function vocabularyFaults(errors: readonly ErrorObject[], part: string): ApiError {
   if (part === "body" && errors.some(isNoBody)) return missing();
-  const name = (error: ErrorObject) => (part === "body" ? bodyFaultName(error) : "vocabularyInvalid");
-  const root = part === "body" ? "" : part;
-  const [first, ...rest] = errors.map((error) => errorEntry(name(error), faultText(root, error)));
-  return first
-    ? ApiError.of(first, ...rest)
-    : new ApiError("vocabularyInvalid", `The request's ${part} is invalid`);
-}
-
-function isNoBody(error: ErrorObject): boolean {
-  return (
-    error.instancePath === "" && error.keyword === "type" && (error.data === null || error.data === undefined)
-  );
+  return faults({ body: bodyFaultName, params: "vocabularyInvalid" })(errors, part);
 }
 
 function bodyFaultName(error: ErrorObject): ErrorName {

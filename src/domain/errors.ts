@@ -96,6 +96,13 @@ export const errorCodes = {
   definitionNotFound: { code: 11207, status: 400 },
   /** A vocabulary body that is not one: not an object, a bad name, a field of the wrong type, an unknown property. */
   vocabularyInvalid: { code: 11208, status: 400 },
+  /** `PUT /v3/definition/spotting/groups/{groupName}` without a body. */
+  keywordGroupMissing: { code: 80100, status: 400 },
+  /** A keyword group without keywords. */
+  keywordGroupEmpty: { code: 80101, status: 400 },
+  keywordGroupNameMismatch: { code: 80102, status: 400 },
+  /** A keyword that is not one: not a string, blank, too long, or with no word to spot. */
+  keywordInvalid: { code: 80103, status: 400 },
   /** `PUT /v3/definition/vocabularies/{vocabularyName}` without a body, or with `{}`. */
   vocabularyMissing: { code: 80200, status: 400 },
   vocabularyNameMismatch: { code: 80202, status: 400 },
