@@ -5,6 +5,7 @@
  */
 import type { Configuration } from "../domain/configuration.ts";
 import { type ErrorEntry, type ErrorName, errorEntry } from "../domain/errors.ts";
+import { MAX_VOCABULARY_TERMS, repeatedValues, type Vocabulary } from "../domain/vocabularies.ts";
 import type { Sql } from "../store/database.ts";
 import { definitionsFor } from "../store/definitions-for.ts";
 import { getPublicKey } from "../store/public-keys.ts";
@@ -17,6 +18,8 @@ export const ACCOUNT_FAULTS = [
   "definitionNotFound",
   "vocabularyNotFound",
   "vocabularyEmpty",
+  "vocabularyTermsOverLimit",
+  "vocabularyTermsDuplicated",
 ] as const satisfies readonly ErrorName[];
 
 /**
@@ -58,11 +61,45 @@ export async function accountFaults(
       ),
     );
   }
+  faults.push(...savedTermFaults(vocabularies.found, configuration.adHocTerms ?? []));
   for (const name of vocabularies.empty) {
     faults.push(
       errorEntry(
         "vocabularyEmpty",
         `configuration.vocabularies names ${JSON.stringify(name)}, which has no terms; add terms to it or leave it out`,
+      ),
+    );
+  }
+  return faults;
+}
+
+/**
+ * VoiceBase's limits across the saved vocabularies an upload names and its ad hoc terms: 1000 terms in
+ * all (20010), each term once (20017). The ad hoc terms alone were checked with the configuration; only
+ * what the saved ones add is reported here.
+ */
+function savedTermFaults(saved: readonly Vocabulary[], adHoc: readonly string[]): ErrorEntry[] {
+  const savedTerms = saved.flatMap((vocabulary) =>
+    vocabulary.vocabularyType === "terms" ? vocabulary.terms.map((term) => term.term) : [],
+  );
+  if (savedTerms.length === 0) return [];
+  const all = [...savedTerms, ...adHoc];
+  const faults: ErrorEntry[] = [];
+  if (all.length > MAX_VOCABULARY_TERMS && adHoc.length <= MAX_VOCABULARY_TERMS) {
+    faults.push(
+      errorEntry(
+        "vocabularyTermsOverLimit",
+        `configuration.vocabularies has ${all.length} terms with the saved vocabularies it names; the most is ${MAX_VOCABULARY_TERMS}`,
+      ),
+    );
+  }
+  const alreadyReported = new Set(repeatedValues(adHoc).map((term) => term.toLowerCase()));
+  const repeated = repeatedValues(all).filter((term) => !alreadyReported.has(term.toLowerCase()));
+  if (repeated.length > 0) {
+    faults.push(
+      errorEntry(
+        "vocabularyTermsDuplicated",
+        `configuration.vocabularies repeats the terms ${repeated.map((term) => JSON.stringify(term)).join(", ")} across its saved and ad hoc vocabularies; give each term once`,
       ),
     );
   }

@@ -62,6 +62,8 @@ export interface Configuration {
   timeToLiveInSeconds?: number;
   /** Saved vocabularies the configuration names (`vocabularies[].vocabularyName`). */
   vocabularyNames?: string[];
+  /** The ad hoc vocabulary terms (`vocabularies[].terms[].term`), to check with the saved ones'. */
+  adHocTerms?: string[];
   /** What the configuration asks for that Hark does not do (yet): shown in the document's `warnings`. */
   warnings?: Message[];
 }

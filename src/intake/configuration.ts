@@ -138,6 +138,9 @@ export function parseConfiguration(text: string | undefined, policy: UrlPolicy):
   const vocabularyNames = (config.vocabularies ?? []).flatMap((vocabulary) =>
     vocabulary.vocabularyName === undefined ? [] : [vocabulary.vocabularyName],
   );
+  const adHocTerms = (config.vocabularies ?? []).flatMap((vocabulary) =>
+    (vocabulary.terms ?? []).map((term) => term.term),
+  );
   const warnings = featureWarnings(config);
   return {
     ok: true,
@@ -150,6 +153,7 @@ export function parseConfiguration(text: string | undefined, policy: UrlPolicy):
       ...(config.encryption && { encryption: { publicKeyId: config.encryption.publicKeyId } }),
       ...(config.timeToLiveInSeconds !== undefined && { timeToLiveInSeconds: config.timeToLiveInSeconds }),
       ...(vocabularyNames.length > 0 && { vocabularyNames }),
+      ...(adHocTerms.length > 0 && { adHocTerms }),
       ...(warnings.length > 0 && { warnings }),
     },
   };

@@ -345,6 +345,36 @@ describe("POST /v3/media", () => {
     });
   }
 
+  test("saved vocabularies are looked up: unknown (20008), empty (20009), a term also ad hoc (20017)", async () => {
+    const put = (name: string, terms: { term: string }[]) =>
+      hark.api(token, "PUT", `/v3/definition/vocabularies/${name}`, { terms });
+    assert.equal((await put("acme", [{ term: "Acme" }, { term: "Hark" }])).statusCode, 200);
+    assert.equal((await put("nothing-yet", [])).statusCode, 200);
+    await takeBaseline();
+    const cases: [unknown, number, RegExp][] = [
+      [[{ vocabularyName: "earningsCalls" }], 20008, /"earningsCalls", which this account has not saved/],
+      [[{ vocabularyName: "nothing-yet" }], 20009, /"nothing-yet", which has no terms/],
+      [
+        [{ vocabularyName: "acme" }, { terms: [{ term: "hark" }] }],
+        20017,
+        /"hark" across its saved and ad hoc/,
+      ],
+    ];
+    for (const [vocabularies, code, message] of cases) {
+      const response = await hark.upload(token, { media: AUDIO, configuration: { vocabularies } });
+      assert.equal(response.statusCode, 400, response.body);
+      assert.equal(response.json().errors[0].code, code);
+      assert.match(response.json().errors[0].error, message);
+    }
+    await storedNothing();
+    const accepted = await hark.upload(token, {
+      media: AUDIO,
+      configuration: { vocabularies: [{ vocabularyName: "acme" }, { terms: [{ term: "Hark Inc" }] }] },
+    });
+    assert.equal(accepted.statusCode, 200, accepted.body);
+    assert.match(JSON.stringify(accepted.json().warnings), /vocabularies are checked but not yet used/);
+  });
+
   test("refuses two media files", async () => {
     await takeBaseline();
     const form = new FormData();
