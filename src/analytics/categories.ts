@@ -44,7 +44,7 @@ import type { Transcript } from "../domain/transcript.ts";
 import {
   compareField,
   fieldOf,
-  MAX_QUERY_DEPTH,
+  ConditionParser,
   MAX_QUERY_LENGTH,
   type Query,
   QueryError,
@@ -258,12 +258,13 @@ function tokenize(text: string): Token[] {
 }
 
 /** Recursive descent over the grammar in the header, one method per rule. */
-class Parser {
+class Parser extends ConditionParser {
   private readonly tokens: Token[];
   private position = 0;
-  private depth = 0;
+  protected readonly what = "query";
 
   constructor(tokens: Token[]) {
+    super();
     this.tokens = tokens;
   }
 
@@ -276,28 +277,10 @@ class Parser {
     throw new QueryError(`expected AND or OR before ${describe(next)} at column ${next.column}`);
   }
 
-  private or(): Query {
-    const operands = [this.and()];
-    while (this.keyword("OR")) operands.push(this.and());
-    return operands.length === 1 && operands[0] !== undefined ? operands[0] : { kind: "or", operands };
-  }
 
-  private and(): Query {
-    const operands = [this.unary()];
-    while (this.keyword("AND")) operands.push(this.unary());
-    return operands.length === 1 && operands[0] !== undefined ? operands[0] : { kind: "and", operands };
-  }
 
-  private unary(): Query {
-    this.depth += 1;
-    if (this.depth > MAX_QUERY_DEPTH)
-      throw new QueryError(`the query nests more than ${MAX_QUERY_DEPTH} levels deep`);
-    const query = this.operand();
-    this.depth -= 1;
-    return query;
-  }
 
-  private operand(): Query {
+  protected operand(): Query {
     const token = this.next();
     switch (token.kind) {
       case "phrase":
@@ -340,7 +323,7 @@ class Parser {
   }
 
   /** Consumes the keyword if it comes next. */
-  private keyword(keyword: string): boolean {
+  protected keyword(keyword: string): boolean {
     const token = this.peek();
     if (token.kind !== "word" || token.text.toUpperCase() !== keyword) return false;
     this.position += 1;

@@ -95,3 +95,38 @@ export function fieldOf(metadata: object | undefined, path: readonly string[]): 
   }
   return value;
 }
+
+/**
+ * The boolean skeleton both query languages share: an OR of ANDs of operands, NOT and the prefixes
+ * binding tightest, nesting bounded so that a hostile query cannot exhaust the stack. A language gives
+ * its operands and how it reads a keyword.
+ */
+export abstract class ConditionParser {
+  private depth = 0;
+  /** What faults call the text read: a category's "query", a VBQL "statement". */
+  protected abstract readonly what: string;
+  /** Consumes the keyword (compared in upper case) if it comes next. */
+  protected abstract keyword(keyword: string): boolean;
+  protected abstract operand(): Query;
+
+  protected or(): Query {
+    const operands = [this.and()];
+    while (this.keyword("OR")) operands.push(this.and());
+    return operands.length === 1 && operands[0] !== undefined ? operands[0] : { kind: "or", operands };
+  }
+
+  protected and(): Query {
+    const operands = [this.unary()];
+    while (this.keyword("AND")) operands.push(this.unary());
+    return operands.length === 1 && operands[0] !== undefined ? operands[0] : { kind: "and", operands };
+  }
+
+  protected unary(): Query {
+    this.depth += 1;
+    if (this.depth > MAX_QUERY_DEPTH)
+      throw new QueryError(`the ${this.what} nests more than ${MAX_QUERY_DEPTH} levels deep`);
+    const query = this.operand();
+    this.depth -= 1;
+    return query;
+  }
+}

@@ -28,7 +28,7 @@ import {
   ALWAYS,
   type Comparison,
   type FieldValue,
-  MAX_QUERY_DEPTH,
+  ConditionParser,
   MAX_QUERY_LENGTH,
   type Query,
   QueryError,
@@ -114,12 +114,13 @@ const OPERAND =
   "a quoted phrase, * SAYS or \"speaker\" SAYS, a metadata comparison such as extended.queue = 'billing', NOT or (";
 
 /** Recursive descent over the grammar in the header, one method per rule. */
-class Parser {
+class Parser extends ConditionParser {
   private readonly tokens: Token[];
   private position = 0;
-  private depth = 0;
+  protected readonly what = "statement";
 
   constructor(tokens: Token[]) {
+    super();
     this.tokens = tokens;
   }
 
@@ -175,28 +176,10 @@ class Parser {
     return columns;
   }
 
-  private or(): Query {
-    const operands = [this.and()];
-    while (this.keyword("OR")) operands.push(this.and());
-    return operands.length === 1 && operands[0] !== undefined ? operands[0] : { kind: "or", operands };
-  }
 
-  private and(): Query {
-    const operands = [this.unary()];
-    while (this.keyword("AND")) operands.push(this.unary());
-    return operands.length === 1 && operands[0] !== undefined ? operands[0] : { kind: "and", operands };
-  }
 
-  private unary(): Query {
-    this.depth += 1;
-    if (this.depth > MAX_QUERY_DEPTH)
-      throw new QueryError(`the statement nests more than ${MAX_QUERY_DEPTH} levels deep`);
-    const query = this.operand();
-    this.depth -= 1;
-    return query;
-  }
 
-  private operand(): Query {
+  protected operand(): Query {
     const token = this.next();
     if (token.kind === "symbol" && token.text === "(") {
       const query = this.or();
@@ -277,7 +260,7 @@ class Parser {
   }
 
   /** Consumes the keyword if it comes next. */
-  private keyword(keyword: string): boolean {
+  protected keyword(keyword: string): boolean {
     const token = this.peek();
     if (token.kind !== "word" || token.text.toUpperCase() !== keyword) return false;
     this.position += 1;
