@@ -277,9 +277,6 @@ class Parser extends ConditionParser {
     throw new QueryError(`expected AND or OR before ${describe(next)} at column ${next.column}`);
   }
 
-
-
-
   protected operand(): Query {
     const token = this.next();
     switch (token.kind) {

@@ -176,9 +176,6 @@ class Parser extends ConditionParser {
     return columns;
   }
 
-
-
-
   protected operand(): Query {
     const token = this.next();
     if (token.kind === "symbol" && token.text === "(") {
