@@ -21,11 +21,11 @@ export const errorCodes = {
   /** An API key's scope (`/v3/profile/keys`) does not cover this method and resource. */
   tokenNotAuthorized: { code: 10006, status: 403 },
   configurationUnparseable: { code: 10007, status: 400 },
-  /** The keys API (`/v3/profile/keys`) takes the account's user token, never an API key. */
-  apiKeyNotAllowed: { code: 10012, status: 403 },
   configurationPropertyNotAllowed: { code: 10008, status: 400 },
   priorityInvalid: { code: 10009, status: 400 },
   configurationDuplicateProperty: { code: 10010, status: 400 },
+  /** The keys API (`/v3/profile/keys`) takes the account's user token, never an API key. */
+  apiKeyNotAllowed: { code: 10012, status: 403 },
   metadataUnparseable: { code: 10107, status: 400 },
   externalIdEmpty: { code: 10108, status: 400 },
   externalIdTooLong: { code: 10109, status: 400 },
@@ -38,15 +38,54 @@ export const errorCodes = {
   tooManyAttachments: { code: 10206, status: 400 },
   mediaUrlDownloadFailed: { code: 10207, status: 400 },
   notFinished: { code: 10301, status: 409 },
+  /** A language other than English: Hark's recogniser would hear nonsense. */
+  languageUnsupported: { code: 10601, status: 400 },
+  speechModelExtensionUnknown: { code: 10602, status: 400 },
+  speechModelFeatureUnknown: { code: 10603, status: 400 },
   /**
    * A request larger than its route takes: the media file (HARK_MAX_UPLOAD_BYTES), a text part (1 MiB), a
    * JSON body (64 KiB for a public key, 4 MiB for training, else 1 MiB).
    */
   bodyTooLarge: { code: 10800, status: 413 },
-  /** A language other than English: Hark's recogniser would hear nonsense. */
-  languageUnsupported: { code: 10601, status: 400 },
-  speechModelExtensionUnknown: { code: 10602, status: 400 },
-  speechModelFeatureUnknown: { code: 10603, status: 400 },
+  configurationInvalid: { code: 11001, status: 400 },
+  urlNotAllowed: { code: 11002, status: 400 },
+  adminDisabled: { code: 11004, status: 403 },
+  invalidRequest: { code: 11005, status: 400 },
+  accountNameTaken: { code: 11006, status: 409 },
+  unsupportedMediaType: { code: 11007, status: 415 },
+  featureUnsupported: { code: 11009, status: 400 },
+  recognitionFailed: { code: 11101, status: 500 },
+  /** A failed item's `errors`: the corrected transcript of a reprocess is too long to align to the recording. */
+  alignmentTooLarge: { code: 11102, status: 400 },
+  spottingGroupInvalid: { code: 11201, status: 400 },
+  categoryInvalid: { code: 11202, status: 400 },
+  categoryQueryInvalid: { code: 11203, status: 400 },
+  classifierInvalid: { code: 11204, status: 400 },
+  classifierTrainingFailed: { code: 11205, status: 400 },
+  definitionNameMismatch: { code: 11206, status: 400 },
+  /** An upload names a category or classifier the account has not defined. */
+  definitionNotFound: { code: 11207, status: 400 },
+  /** A vocabulary body that is not one: not an object, a bad name, a field of the wrong type, an unknown property. */
+  vocabularyInvalid: { code: 11208, status: 400 },
+  /** The account has as many active signing secrets as a callback is signed with. */
+  signingSecretLimit: { code: 11301, status: 409 },
+  /** The body of `POST /v3/security/signing-secrets/{secretId}/expire` is not `{"afterSeconds": 0..604800}`. */
+  signingSecretExpiryInvalid: { code: 11302, status: 400 },
+  /** The signing secret has expired already: it cannot be given another expiry. */
+  signingSecretExpired: { code: 11303, status: 409 },
+  /** A redelivery of a callback that has nothing to send yet, or has a burst running. */
+  redeliveryRefused: { code: 11401, status: 409 },
+  /** The body of `POST /v3/security/public-keys` is not an OpenPGP public key that can encrypt now. */
+  invalidPublicKey: { code: 11501, status: 400 },
+  /** `configuration.encryption.publicKeyId` names no public key of the account (or it was deleted). */
+  publicKeyNotFound: { code: 11502, status: 400 },
+  /** A reprocess of an item still `accepted` or `running`. */
+  stillProcessing: { code: 11601, status: 409 },
+  /** A reprocess of an item whose original is gone, or is held only encrypted to the client's key. */
+  originalUnavailable: { code: 11602, status: 409 },
+  /** A stream link (`streamLocation`) that has expired or was not signed by this installation. */
+  streamLinkInvalid: { code: 11701, status: 403 },
+  internal: { code: 11999, status: 500 },
   /** `ingest` names more than one of `speakerName`, `stereo`, `channels`, `tracks`. */
   ingestConflict: { code: 15000, status: 400 },
   ingestChannelsEmpty: { code: 15001, status: 400 },
@@ -76,26 +115,16 @@ export const errorCodes = {
   callbackPropertyMisplaced: { code: 60008, status: 400 },
   callbackFormatInvalid: { code: 60010, status: 400 },
   callbackMethodInvalid: { code: 60011, status: 400 },
-  configurationInvalid: { code: 11001, status: 400 },
-  urlNotAllowed: { code: 11002, status: 400 },
-  adminDisabled: { code: 11004, status: 403 },
-  invalidRequest: { code: 11005, status: 400 },
-  accountNameTaken: { code: 11006, status: 409 },
-  unsupportedMediaType: { code: 11007, status: 415 },
-  featureUnsupported: { code: 11009, status: 400 },
-  recognitionFailed: { code: 11101, status: 500 },
-  /** A failed item's `errors`: the corrected transcript of a reprocess is too long to align to the recording. */
-  alignmentTooLarge: { code: 11102, status: 400 },
-  spottingGroupInvalid: { code: 11201, status: 400 },
-  categoryInvalid: { code: 11202, status: 400 },
-  categoryQueryInvalid: { code: 11203, status: 400 },
-  classifierInvalid: { code: 11204, status: 400 },
-  classifierTrainingFailed: { code: 11205, status: 400 },
-  definitionNameMismatch: { code: 11206, status: 400 },
-  /** An upload names a category or classifier the account has not defined. */
-  definitionNotFound: { code: 11207, status: 400 },
-  /** A vocabulary body that is not one: not an object, a bad name, a field of the wrong type, an unknown property. */
-  vocabularyInvalid: { code: 11208, status: 400 },
+  /** `POST /v3/profile/keys` with no configuration at all (VoiceBase's 70000–70008 below). */
+  apiKeyConfigurationEmpty: { code: 70000, status: 400 },
+  apiKeyExpiryAmbiguous: { code: 70001, status: 400 },
+  apiKeyExpirationPast: { code: 70002, status: 400 },
+  apiKeyExpirationTooLate: { code: 70003, status: 400 },
+  apiKeyTtlNotPositive: { code: 70004, status: 400 },
+  apiKeyTtlTooLong: { code: 70005, status: 400 },
+  apiKeyEphemeralWithoutExpiry: { code: 70006, status: 400 },
+  apiKeyNotFound: { code: 70007, status: 404 },
+  apiKeyScopeInvalid: { code: 70008, status: 400 },
   /** `PUT /v3/definition/spotting/groups/{groupName}` without a body. */
   keywordGroupMissing: { code: 80100, status: 400 },
   /** A keyword group without keywords. */
@@ -114,35 +143,6 @@ export const errorCodes = {
   vocabularyScriptInvalid: { code: 80207, status: 400 },
   vocabularyTooManyTerms: { code: 80208, status: 400 },
   vocabularyDuplicateTerms: { code: 80209, status: 400 },
-  /** The account has as many active signing secrets as a callback is signed with. */
-  signingSecretLimit: { code: 11301, status: 409 },
-  /** The body of `POST /v3/security/signing-secrets/{secretId}/expire` is not `{"afterSeconds": 0..604800}`. */
-  signingSecretExpiryInvalid: { code: 11302, status: 400 },
-  /** The signing secret has expired already: it cannot be given another expiry. */
-  signingSecretExpired: { code: 11303, status: 409 },
-  /** A redelivery of a callback that has nothing to send yet, or has a burst running. */
-  redeliveryRefused: { code: 11401, status: 409 },
-  /** The body of `POST /v3/security/public-keys` is not an OpenPGP public key that can encrypt now. */
-  invalidPublicKey: { code: 11501, status: 400 },
-  /** `configuration.encryption.publicKeyId` names no public key of the account (or it was deleted). */
-  publicKeyNotFound: { code: 11502, status: 400 },
-  /** `POST /v3/profile/keys` with no configuration at all (VoiceBase's 70000–70008 below). */
-  apiKeyConfigurationEmpty: { code: 70000, status: 400 },
-  apiKeyExpiryAmbiguous: { code: 70001, status: 400 },
-  apiKeyExpirationPast: { code: 70002, status: 400 },
-  apiKeyExpirationTooLate: { code: 70003, status: 400 },
-  apiKeyTtlNotPositive: { code: 70004, status: 400 },
-  apiKeyTtlTooLong: { code: 70005, status: 400 },
-  apiKeyEphemeralWithoutExpiry: { code: 70006, status: 400 },
-  apiKeyNotFound: { code: 70007, status: 404 },
-  apiKeyScopeInvalid: { code: 70008, status: 400 },
-  /** A reprocess of an item still `accepted` or `running`. */
-  stillProcessing: { code: 11601, status: 409 },
-  /** A reprocess of an item whose original is gone, or is held only encrypted to the client's key. */
-  originalUnavailable: { code: 11602, status: 409 },
-  /** A stream link (`streamLocation`) that has expired or was not signed by this installation. */
-  streamLinkInvalid: { code: 11701, status: 403 },
-  internal: { code: 11999, status: 500 },
   /** `PUT /v3/definition/media/search` without a `fields` array. */
   searchableFieldsMissing: { code: 80300, status: 400 },
   /** A searchable field that is not `extended.` and a dotted path. */
