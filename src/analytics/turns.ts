@@ -36,15 +36,27 @@ export function spokenWords(transcript: Pick<Transcript, "words">): SpokenWord[]
   return spoken;
 }
 
+/**
+ * The transcript's turns: the words after each turn entry. Words before the first turn entry (a
+ * transcript from elsewhere may have none) form a turn of their own, as do a speaker's turns that follow
+ * one another (one speaker can answer in two turns while the other talks over them).
+ */
 export function turnsOf(transcript: Pick<Transcript, "words">): Turn[] {
   const turns: Turn[] = [];
-  for (const word of spokenWords(transcript)) {
-    const last = turns.at(-1);
-    if (last && last.speakerName === word.speakerName) {
-      last.words.push(word);
-      last.e = word.e;
-    } else {
-      turns.push({ speakerName: word.speakerName, s: word.s, e: word.e, words: [word], text: "" });
+  let current: Turn | undefined;
+  let speakerName = "";
+  for (const word of transcript.words) {
+    if (word.m === "turn") {
+      speakerName = word.w;
+      current = undefined;
+    } else if (word.m === undefined) {
+      const spoken = toSpoken(word, speakerName);
+      if (current === undefined) {
+        current = { speakerName, s: spoken.s, e: spoken.e, words: [], text: "" };
+        turns.push(current);
+      }
+      current.words.push(spoken);
+      current.e = spoken.e;
     }
   }
   for (const turn of turns) turn.text = turn.words.map((word) => word.w).join(" ");

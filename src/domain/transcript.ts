@@ -12,9 +12,12 @@ export interface Word {
   s: number;
   e: number;
   w: string;
-  /** `"punc"` for punctuation, `"turn"` where the speaker changes (then `w` is the speaker's name). */
+  /**
+   * `"punc"` for punctuation; `"turn"` for a speaker turn: then `w` is the speaker's name, `s`..`e` span
+   * the whole turn, and the turn's words follow it.
+   */
   m?: "punc" | "turn";
-  /** Speaker-local volume, as VoiceBase's `v`; Hark reports the channel index the word came from. */
+  /** VoiceBase's relative volume of the word (voice features); never the channel, which the turn gives. */
   v?: number;
 }
 
@@ -34,7 +37,8 @@ export type TranscriptFormat = (typeof TRANSCRIPT_FORMATS)[number];
 export interface AlternateFormat {
   format: Exclude<TranscriptFormat, "json">;
   contentType: string;
-  contentEncoding: "base64";
+  /** VoiceBase's spelling, as its callback bodies carry it. */
+  contentEncoding: "Base64";
   charset: "utf-8";
   data: string;
 }

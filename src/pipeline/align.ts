@@ -5,14 +5,15 @@
  *
  * - Matching is a global sequence alignment (Needleman–Wunsch) of the given words to the recognised
  *   words, both normalised (lower case, letters and digits only): a match costs 0, a substitution 1, a
- *   word on one side only 1. A given word matched or substituted takes its recognised word's times,
- *   speaker and channel.
+ *   word on one side only 1. A given word matched or substituted takes its recognised word's times and
+ *   speaker.
  * - A run of given words with no recognised word (the recogniser missed them) shares the time between
  *   its aligned neighbours evenly, inside the turn of the speaker before it: when the next aligned word is
  *   another speaker's, the run ends where the earlier speaker's turn ends. Starts never go back in time.
  * - Punctuation of the text becomes `m: "punc"` entries: trailing punctuation at the end of the word
- *   before it, leading punctuation at the start of the word after it. Turns are put back wherever the
- *   speaker changes, as assembleTranscript does.
+ *   before it, leading punctuation at the start of the word after it, `c: 0` as VoiceBase gives
+ *   punctuation. Turns are put back wherever the speaker changes, each spanning its words, as
+ *   assembleTranscript makes them.
  *
  * `c`: every given word gets 1. VoiceBase's `c` is how sure the recogniser is that the word is what was
  * said; a given word was written by a person who listened, so it is not in doubt, however its time was
@@ -59,7 +60,6 @@ export function alignTranscript(
     heard.map((h) => normalise(h.word.w)),
   );
   const timed = timeWords(anchors, heard, fallback);
-  const channels = new Map(heard.map((h) => [h.speaker, h.word.v]));
 
   const words: Word[] = [];
   let speaker: string | undefined;
@@ -74,8 +74,7 @@ export function alignTranscript(
   for (const token of tokens) {
     if (token.kind === "word") {
       const time = timed[token.index] as TimedWord;
-      const v = channels.get(time.speaker);
-      push({ c: 1, s: time.s, e: time.e, w: token.text, ...(v !== undefined && { v }) }, time.speaker, time);
+      push({ c: 1, s: time.s, e: time.e, w: token.text }, time.speaker, time);
       wordIndex = token.index + 1;
       continue;
     }
@@ -84,7 +83,21 @@ export function alignTranscript(
     const attachNext = token.leading || wordIndex === 0;
     const owner = timed[attachNext ? wordIndex : wordIndex - 1] as TimedWord;
     const at = attachNext ? owner.s : owner.e;
-    push({ c: 1, s: at, e: at, w: token.text, m: "punc" }, owner.speaker, owner);
+    push({ c: 0, s: at, e: at, w: token.text, m: "punc" }, owner.speaker, owner);
+  }
+  return spanTurns(words);
+}
+
+/** Each turn entry's times become its turn's: `s` of its first entry, `e` of its last. */
+function spanTurns(words: Word[]): Word[] {
+  let turn: Word | undefined;
+  for (const word of words) {
+    if (word.m === "turn") {
+      turn = word;
+    } else if (turn !== undefined) {
+      if (turn.p === word.p - 1) turn.s = word.s;
+      turn.e = Math.max(turn.e, word.e);
+    }
   }
   return words;
 }

@@ -52,8 +52,12 @@ describe("alignTranscript", () => {
     const aligned = alignTranscript(recognised, "Please cancel my ORDER", FALLBACK);
     assert.deepEqual(texts(aligned), ["Agent", "Please", "cancel", "my", "ORDER"]);
     assert.deepEqual(
-      spoken(aligned).map((word) => [word.s, word.e, word.c, word.v]),
-      spoken(recognised).map((word) => [word.s, word.e, 1, 0]),
+      spoken(aligned).map((word) => [word.s, word.e, word.c]),
+      spoken(recognised).map((word) => [word.s, word.e, 1]),
+    );
+    assert.ok(
+      aligned.every((word) => word.v === undefined),
+      "no channel in v",
     );
     assertWellFormed(aligned);
   });
@@ -119,8 +123,16 @@ describe("alignTranscript", () => {
     assert.deepEqual(texts(aligned), ["Agent", "hello", "there", "friend", "Caller", "hi"]);
     const friend = aligned.find((word) => word.w === "friend");
     // "there" ends the agent's turn at 900: "friend" has no time of its own to share there.
-    assert.deepEqual(friend && [friend.s, friend.e, friend.v], [900, 900, 0]);
-    assert.equal(aligned.find((word) => word.w === "hi")?.v, 1);
+    assert.deepEqual(friend && [friend.s, friend.e], [900, 900]);
+    const turns = aligned.filter((word) => word.m === "turn").map((word) => [word.w, word.s, word.e]);
+    assert.deepEqual(
+      turns,
+      [
+        ["Agent", 0, 900],
+        ["Caller", 2000, 2300],
+      ],
+      "each turn spans its words",
+    );
     assertWellFormed(aligned);
   });
 
@@ -135,7 +147,7 @@ describe("alignTranscript", () => {
     assert.deepEqual(
       aligned.map((word) => [word.w, word.s, word.e]),
       [
-        ["Speaker", 0, 5000],
+        ["Speaker", 0, 10_000],
         ["hello", 0, 5000],
         ["world", 5000, 10_000],
       ],

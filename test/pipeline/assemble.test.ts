@@ -30,30 +30,63 @@ describe("assembleTranscript", () => {
       },
     ];
     assert.deepEqual(assembleTranscript(speakers).words, [
-      { p: 0, c: 1, s: 1420, e: 1620, w: "Agent", m: "turn" },
-      { p: 1, c: 0.486, s: 1420, e: 1620, w: "Hello", v: 0 },
-      { p: 2, c: 0.917, s: 1630, e: 1790, w: "there", v: 0 },
-      { p: 3, c: 1, s: 1790, e: 1790, w: ".", m: "punc" },
+      { p: 0, c: 1, s: 1420, e: 1790, w: "Agent", m: "turn" },
+      { p: 1, c: 0.486, s: 1420, e: 1620, w: "Hello" },
+      { p: 2, c: 0.917, s: 1630, e: 1790, w: "there" },
+      { p: 3, c: 0, s: 1790, e: 1790, w: ".", m: "punc" },
     ]);
   });
 
-  it("interleaves speakers by start time with a turn and a full stop at every change", () => {
+  it("lists turns by start time, each turn entry spanning its turn and followed by its words", () => {
     const speakers: SpeakerWords[] = [
       { speakerName: "Customer", channel: 0, words: [w("hi", 2400, 2500), w("there", 5000, 5200)] },
       { speakerName: "Agent", channel: 1, words: [w("hello", 2200, 2300)] },
     ];
     const { words } = assembleTranscript(speakers);
     assert.deepEqual(
-      words.map((entry) => [entry.p, entry.w, entry.m ?? entry.v, entry.s, entry.e]),
+      words.map((entry) => [entry.p, entry.w, entry.m ?? entry.c, entry.s, entry.e]),
       [
         [0, "Agent", "turn", 2200, 2300],
-        [1, "Hello", 1, 2200, 2300],
+        [1, "Hello", 0.9, 2200, 2300],
         [2, ".", "punc", 2300, 2300],
-        [3, "Customer", "turn", 2400, 2500],
-        [4, "Hi", 0, 2400, 2500],
+        [3, "Customer", "turn", 2400, 5200],
+        [4, "Hi", 0.9, 2400, 2500],
         [5, ".", "punc", 2500, 2500],
-        [6, "There", 0, 5000, 5200],
+        [6, "There", 0.9, 5000, 5200],
         [7, ".", "punc", 5200, 5200],
+      ],
+    );
+    assert.ok(
+      words.every((entry) => entry.v === undefined),
+      "v is VoiceBase's volume, not the channel",
+    );
+    assert.ok(words.filter((entry) => entry.m === "punc").every((entry) => entry.c === 0));
+  });
+
+  it("keeps a turn whole when the other speaker talks over it, and ends it when they answer", () => {
+    const speakers: SpeakerWords[] = [
+      {
+        speakerName: "Agent",
+        channel: 0,
+        words: [w("so", 0, 300), w("your", 350, 600), w("order", 650, 1000), w("ok", 3000, 3200)],
+      },
+      // "yeah" overlaps "your": talk-over. "thanks" lies wholly in the agent's pause: an answer.
+      { speakerName: "Caller", channel: 1, words: [w("yeah", 400, 620), w("thanks", 1500, 2000)] },
+    ];
+    const { words } = assembleTranscript(speakers);
+    assert.deepEqual(
+      words.filter((entry) => entry.m !== "punc").map((entry) => [entry.w, entry.s, entry.e]),
+      [
+        ["Agent", 0, 1000],
+        ["So", 0, 300],
+        ["your", 350, 600],
+        ["order", 650, 1000],
+        ["Caller", 400, 620],
+        ["Yeah", 400, 620],
+        ["Caller", 1500, 2000],
+        ["Thanks", 1500, 2000],
+        ["Agent", 3000, 3200],
+        ["Ok", 3000, 3200],
       ],
     );
   });
@@ -112,7 +145,7 @@ describe("assembleTranscript", () => {
     assert.equal(words.filter((entry) => entry.m === "punc").length, 4);
   });
 
-  it("orders words with equal start by end, then by speaker order, deterministically", () => {
+  it("orders turns with equal start by their first word's end, then by speaker order, deterministically", () => {
     const speakers: SpeakerWords[] = [
       { speakerName: "A", channel: 0, words: [w("long", 1000, 1500)] },
       { speakerName: "B", channel: 1, words: [w("short", 1000, 1200), w("same", 2000, 2100)] },
@@ -121,7 +154,7 @@ describe("assembleTranscript", () => {
     const spoken = assembleTranscript(speakers).words.filter((entry) => entry.m === undefined);
     assert.deepEqual(
       spoken.map((entry) => entry.w.toLowerCase()),
-      ["short", "long", "same", "tie"],
+      ["short", "same", "long", "tie"],
     );
   });
 

@@ -116,7 +116,7 @@ describe("processing", () => {
     const formats = Object.fromEntries(transcript.alternateFormats.map((f) => [f.format, f]));
     assert.deepEqual(Object.keys(formats).sort(), ["dfxp", "srt", "text", "webvtt"]);
     assert.equal(formats.srt?.contentType, "text/srt");
-    assert.equal(formats.srt?.contentEncoding, "base64");
+    assert.equal(formats.srt?.contentEncoding, "Base64");
     const text = Buffer.from(formats.text?.data ?? "", "base64").toString("utf8");
     assert.match(text, /^Caller: /);
     assert.match(text, /subscription/i);

@@ -66,9 +66,11 @@ export const Word = Type.Object(
     e: Type.Integer({ minimum: 0, description: "End, ms." }),
     w: Type.String({ description: "The word; the speaker's name for `m: turn`." }),
     m: Type.Optional(
-      Type.Enum(["punc", "turn"], { description: "`turn` where the speaker changes; `punc` punctuation." }),
+      Type.Enum(["punc", "turn"], {
+        description: "`turn`: a speaker turn, spanning it, its words after it; `punc`: punctuation.",
+      }),
     ),
-    v: Type.Optional(Type.Integer({ description: "The channel the word came from." })),
+    v: Type.Optional(Type.Number({ description: "Relative volume of the word (voice features)." })),
   },
   { $id: "Word", description: "A `words[]` entry: a spoken word, a punctuation mark or a speaker turn." },
 );
@@ -88,7 +90,7 @@ export const Transcript = Type.Object(
       Type.Object({
         format: Type.Enum(RENDERED_FORMATS),
         contentType: Type.String(),
-        contentEncoding: Type.Literal("base64"),
+        contentEncoding: Type.Literal("Base64"),
         charset: Type.Literal("utf-8"),
         data: Type.String({ description: "The rendering, base64." }),
       }),
@@ -234,9 +236,9 @@ export const MediaDocument = Type.Object(
           confidence: 0.87,
           words: [
             { p: 0, c: 1, s: 420, e: 1210, w: "Agent", m: "turn" },
-            { p: 1, c: 0.91, s: 420, e: 800, w: "Thanks", v: 0 },
-            { p: 2, c: 0.88, s: 800, e: 1210, w: "calling", v: 0 },
-            { p: 3, c: 1, s: 1210, e: 1210, w: ".", m: "punc" },
+            { p: 1, c: 0.91, s: 420, e: 800, w: "Thanks" },
+            { p: 2, c: 0.88, s: 800, e: 1210, w: "calling" },
+            { p: 3, c: 0, s: 1210, e: 1210, w: ".", m: "punc" },
           ],
           voiceActivity: [{ speakerName: "Agent", occurrences: [{ s: 420, e: 1210 }] }],
           alternateFormats: [],
