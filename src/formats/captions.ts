@@ -18,7 +18,7 @@ export const MIN_CHARS_TO_BREAK_AT_SENTENCE = 30;
 export interface Cue {
   start: number;
   end: number;
-  /** Who is speaking, when the transcript labels speakers. */
+  /** Who is speaking, when the transcript names speakers (see `namesSpeakers`). */
   speaker?: string;
   /**
    * True for the first cue of a speaker's turn: the cue where a label such as `Agent: ` belongs. The first
@@ -56,7 +56,7 @@ export function cleanText(text: string): string {
     .trim();
 }
 
-/** The label a cue starting a turn carries in text-only formats (SubRip), and VoiceBase's plain text. */
+/** The label a cue starting a turn carries in every caption format, and each turn in plain text, as VoiceBase's. */
 export function speakerLabel(speaker: string): string {
   return `${speaker}: `;
 }
@@ -65,14 +65,26 @@ function millis(ms: number): number {
   return Number.isFinite(ms) ? Math.max(0, Math.round(ms)) : 0;
 }
 
+/**
+ * Whether renderings label turns with their speaker: when the transcript has two speakers or more, as
+ * VoiceBase's stereo captions do. A mono transcript has one turn entry naming its only speaker
+ * ("Speaker" unless the upload named it); VoiceBase renders such a transcript without labels.
+ */
+export function namesSpeakers(words: readonly Word[]): boolean {
+  const names = new Set(words.flatMap((word) => (word.m === "turn" ? [cleanText(word.w)] : [])));
+  names.delete("");
+  return names.size > 1;
+}
+
 function splitTurns(words: readonly Word[]): Turn[] {
+  const labelled = namesSpeakers(words);
   const turns: Turn[] = [];
   let current: Turn = { tokens: [] };
   turns.push(current);
   for (const word of words) {
     const text = cleanText(word.w);
     if (word.m === "turn") {
-      current = text === "" ? { tokens: [] } : { speaker: text, tokens: [] };
+      current = text === "" || !labelled ? { tokens: [] } : { speaker: text, tokens: [] };
       turns.push(current);
       continue;
     }

@@ -33,12 +33,12 @@ export function renderFormat(format: RenderedFormat, words: readonly Word[]): st
   return RENDERERS[format](words);
 }
 
-/** The `alternateFormats` of a transcript: every rendered format, base64 of its UTF-8 bytes. */
+/** The `alternateFormats` of a transcript: every rendered format, Base64 of its UTF-8 bytes. */
 export function alternateFormats(words: readonly Word[]): AlternateFormat[] {
   return RENDERED_FORMATS.map((format) => ({
     format,
     contentType: CONTENT_TYPES[format],
-    contentEncoding: "base64",
+    contentEncoding: "Base64",
     charset: "utf-8",
     data: Buffer.from(renderFormat(format, words), "utf8").toString("base64"),
   }));

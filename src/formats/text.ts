@@ -1,5 +1,5 @@
 import type { Word } from "../domain/transcript.ts";
-import { cleanText, speakerLabel } from "./captions.ts";
+import { cleanText, namesSpeakers, speakerLabel } from "./captions.ts";
 
 interface Paragraph {
   speaker?: string;
@@ -7,18 +7,20 @@ interface Paragraph {
 }
 
 /**
- * Plain text: one paragraph per speaker turn, labelled `Name: ` as VoiceBase labels speakers, paragraphs
+ * Plain text: one paragraph per speaker turn, labelled `Name: ` as VoiceBase labels speakers (only when
+ * there are two speakers or more: a mono transcript is its words alone, as VoiceBase's), paragraphs
  * separated by a blank line so that a turn stays one line however long it is. LF line ends, ending with a
  * newline; a transcript without words gives the empty string rather than a lone newline.
  */
 export function renderText(words: readonly Word[]): string {
+  const labelled = namesSpeakers(words);
   const paragraphs: Paragraph[] = [];
   let current: Paragraph = { text: "" };
   paragraphs.push(current);
   for (const word of words) {
     const text = cleanText(word.w);
     if (word.m === "turn") {
-      current = text === "" ? { text: "" } : { speaker: text, text: "" };
+      current = text === "" || !labelled ? { text: "" } : { speaker: text, text: "" };
       paragraphs.push(current);
     } else if (text !== "") {
       const glue = current.text === "" || word.m === "punc" ? "" : " ";

@@ -1,5 +1,5 @@
 import type { Word } from "../domain/transcript.ts";
-import { buildCues, clockTime } from "./captions.ts";
+import { buildCues, clockTime, speakerLabel } from "./captions.ts";
 
 /** WebVTT parsers accept CRLF, LF or CR alike; LF as in the W3C specification's own examples. */
 const EOL = "\n";
@@ -13,14 +13,16 @@ function escapeCueText(text: string): string {
 }
 
 /**
- * WebVTT captions: the `WEBVTT` header, then numbered cues with `HH:MM:SS.mmm` times. Every cue with a
- * known speaker is a voice span, `<v Name>`, so players and styles (`::cue(v[voice="Name"])`) can tell
- * speakers apart; each cue carries it because cues are shown independently. No cues, just the header.
+ * WebVTT captions: the `WEBVTT` header, then numbered cues with `HH:MM:SS.mmm` times. The first cue of
+ * each speaker turn begins with `Name: `, as VoiceBase's WebVTT does (closed-captioning guide), rather than
+ * a `<v Name>` voice span: clients of VoiceBase read the label from the text. No cues, just the header.
  */
 export function renderWebVtt(words: readonly Word[]): string {
   const cues = buildCues(words).map((cue, index) => {
     const lines = cue.lines.map(escapeCueText);
-    if (cue.speaker !== undefined) lines[0] = `<v ${escapeCueText(cue.speaker)}>${lines[0] ?? ""}`;
+    if (cue.turnStart && cue.speaker !== undefined) {
+      lines[0] = escapeCueText(speakerLabel(cue.speaker)) + (lines[0] ?? "");
+    }
     const timing = `${clockTime(cue.start, ".")} --> ${clockTime(cue.end, ".")}`;
     return [String(index + 1), timing, ...lines].join(EOL) + EOL;
   });

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { renderDfxp } from "../../src/formats/dfxp.ts";
+import { renderDfxp, TTAF1_NAMESPACE } from "../../src/formats/dfxp.ts";
 import { MONOLOGUE, transcript, VOICEBASE_EXAMPLE } from "./fixtures.ts";
 
 interface XmlElement {
@@ -11,7 +11,6 @@ interface XmlElement {
 type XmlNode = XmlElement | string;
 
 const NAME = /^[A-Za-z_][\w.-]*(?::[A-Za-z_][\w.-]*)?/;
-const NCNAME = /^[A-Za-z_][\w.-]*$/;
 const NOT_XML_CHAR = /[^\t\n\r\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u;
 const PREDEFINED: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" };
 
@@ -137,9 +136,6 @@ function only(node: XmlElement | undefined, name: string): XmlElement {
   return found[0] as XmlElement;
 }
 
-const textOf = (node: XmlElement): string =>
-  node.children.map((child) => (typeof child === "string" ? child : "")).join("");
-
 function ms(clock: string | undefined): number {
   const match = /^(\d{2,}):(\d{2}):(\d{2})\.(\d{3})$/.exec(clock ?? "");
   assert.ok(match, `time expression ${clock}`);
@@ -149,29 +145,16 @@ function ms(clock: string | undefined): number {
 interface Caption {
   begin: number;
   end: number;
-  speaker?: string;
   lines: string[];
 }
 
-/** Reads a rendered document the way a TTML player would, checking what a player relies on. */
+/** Reads a rendered document the way a DFXP player would, checking what a player relies on. */
 function readDfxp(dfxp: string): Caption[] {
   assert.ok(dfxp.startsWith('<?xml version="1.0" encoding="utf-8"?>\n'));
   const tt = parseXml(dfxp);
   assert.equal(tt.name, "tt");
-  assert.equal(tt.attributes.get("xmlns"), "http://www.w3.org/ns/ttml");
-  assert.equal(tt.attributes.get("xmlns:tts"), "http://www.w3.org/ns/ttml#styling");
-  assert.equal(tt.attributes.get("xmlns:ttm"), "http://www.w3.org/ns/ttml#metadata");
+  assert.equal(tt.attributes.get("xmlns"), TTAF1_NAMESPACE);
   assert.equal(tt.attributes.get("xml:lang"), "en");
-  const agents = new Map<string, string>();
-  for (const agent of elements(only(tt, "head"), "ttm:agent")) {
-    const id = agent.attributes.get("xml:id") ?? "";
-    assert.match(id, NCNAME, "agent id is an NCName");
-    assert.ok(!agents.has(id), `agent ${id} declared once`);
-    assert.equal(agent.attributes.get("type"), "person");
-    const name = only(agent, "ttm:name");
-    assert.equal(name.attributes.get("type"), "full");
-    agents.set(id, textOf(name));
-  }
   const div = only(only(tt, "body"), "div");
   const captions: Caption[] = [];
   for (const p of elements(div, "p")) {
@@ -181,12 +164,6 @@ function readDfxp(dfxp: string): Caption[] {
     const previous = captions.at(-1);
     if (previous !== undefined) assert.ok(previous.end <= begin, "paragraphs in order, not overlapping");
     const caption: Caption = { begin, end, lines: [] };
-    const agent = p.attributes.get("ttm:agent");
-    if (agent !== undefined) {
-      const speaker = agents.get(agent);
-      assert.ok(speaker !== undefined, `agent ${agent} is declared in the head`);
-      caption.speaker = speaker;
-    }
     p.children.forEach((child, index) => {
       if (index % 2 === 0) {
         assert.equal(typeof child, "string", "text, then <br/>, then text");
@@ -202,24 +179,16 @@ function readDfxp(dfxp: string): Caption[] {
 }
 
 describe("renderDfxp", () => {
-  test("renders VoiceBase's example as a TTML document with two agents", () => {
+  test("renders VoiceBase's example in the TTAF1 namespace, each turn labelled", () => {
     assert.equal(
       renderDfxp(VOICEBASE_EXAMPLE),
       [
         '<?xml version="1.0" encoding="utf-8"?>',
-        '<tt xml:lang="en" xmlns="http://www.w3.org/ns/ttml" xmlns:tts="http://www.w3.org/ns/ttml#styling" xmlns:ttm="http://www.w3.org/ns/ttml#metadata">',
-        "  <head>",
-        '    <ttm:agent xml:id="speaker1" type="person">',
-        '      <ttm:name type="full">agent</ttm:name>',
-        "    </ttm:agent>",
-        '    <ttm:agent xml:id="speaker2" type="person">',
-        '      <ttm:name type="full">caller</ttm:name>',
-        "    </ttm:agent>",
-        "  </head>",
+        '<tt xml:lang="en" xmlns="http://www.w3.org/2006/04/ttaf1">',
         "  <body>",
         "    <div>",
-        '      <p begin="00:00:02.200" end="00:00:02.300" ttm:agent="speaker1">Hello.</p>',
-        '      <p begin="00:00:02.400" end="00:00:02.500" ttm:agent="speaker2">Hi</p>',
+        '      <p begin="00:00:02.200" end="00:00:02.300">agent: Hello.</p>',
+        '      <p begin="00:00:02.400" end="00:00:02.500">caller: Hi</p>',
         "    </div>",
         "  </body>",
         "</tt>",
@@ -228,7 +197,7 @@ describe("renderDfxp", () => {
     );
   });
 
-  test("attributes every cue to its declared speaker, lines split by <br/>", () => {
+  test("labels the first cue of each turn, lines split by <br/>", () => {
     const words = transcript(
       { speaker: "Agent", at: 1000, text: MONOLOGUE },
       { speaker: "Customer", at: 60_000, text: "I see." },
@@ -237,38 +206,24 @@ describe("renderDfxp", () => {
     const captions = readDfxp(renderDfxp(words));
     assert.ok(captions.length >= 7);
     assert.deepEqual(
-      captions.map((caption) => caption.speaker),
-      [...Array(captions.length - 2).fill("Agent"), "Customer", "Agent"],
+      captions.map((caption) => /^(\w+): /.exec(caption.lines[0] ?? "")?.[1]),
+      ["Agent", ...Array(captions.length - 3).fill(undefined), "Customer", "Agent"],
     );
     assert.ok(captions.some((caption) => caption.lines.length === 2));
     const spoken = captions
       .slice(0, -2)
       .flatMap((caption) => caption.lines)
       .join(" ");
-    assert.equal(spoken, MONOLOGUE);
-  });
-
-  test("numbers agents by first appearance, the same way every time", () => {
-    const words = transcript(
-      { speaker: "Zoë", at: 0, text: "hello" },
-      { speaker: "Adam", at: 1000, text: "hi" },
-      { speaker: "Zoë", at: 2000, text: "bye" },
-    );
-    const dfxp = renderDfxp(words);
-    assert.equal(renderDfxp(words), dfxp);
-    assert.deepEqual(
-      [...dfxp.matchAll(/ttm:agent="(\w+)"/g)].map((match) => match[1]),
-      ["speaker1", "speaker2", "speaker1"],
-    );
-    assert.match(dfxp, /xml:id="speaker1" type="person">\s*<ttm:name type="full">Zoë</);
+    assert.equal(spoken, `Agent: ${MONOLOGUE}`);
   });
 
   test("escapes text and speaker names", () => {
-    const words = transcript({ speaker: `R&D <"team">`, at: 0, text: "AT&T <b> is --> ]]> here" });
+    const words = transcript(
+      { speaker: `R&D <"team">`, at: 0, text: "AT&T <b> is --> ]]> here" },
+      { speaker: "Caller", at: 5000, text: "ok" },
+    );
     const captions = readDfxp(renderDfxp(words));
-    assert.deepEqual(captions, [
-      { begin: 0, end: 2300, speaker: `R&D <"team">`, lines: ["AT&T <b> is --> ]]> here"] },
-    ]);
+    assert.deepEqual(captions[0], { begin: 0, end: 2300, lines: [`R&D <"team">: AT&T <b> is --> ]]> here`] });
   });
 
   test("stays well-formed when words hold characters XML forbids", () => {
@@ -280,16 +235,16 @@ describe("renderDfxp", () => {
     assert.deepEqual(readDfxp(renderDfxp(words))[0]?.lines, ["bad half non emoji😀"]);
   });
 
-  test("leaves out ttm:agent when the transcript has no turns", () => {
-    const dfxp = renderDfxp(transcript({ at: 0, text: "just words." }));
-    assert.deepEqual(readDfxp(dfxp), [{ begin: 0, end: 700, lines: ["just words."] }]);
-    assert.ok(!dfxp.includes("ttm:agent"));
+  test("labels no one when the transcript has no turns or one speaker (mono)", () => {
+    const bare = renderDfxp(transcript({ at: 0, text: "just words." }));
+    assert.deepEqual(readDfxp(bare), [{ begin: 0, end: 700, lines: ["just words."] }]);
+    const mono = renderDfxp(transcript({ speaker: "Speaker", at: 0, text: "just words." }));
+    assert.equal(mono, bare);
   });
 
   test("gives a document with an empty body div for an empty transcript", () => {
     const tt = parseXml(renderDfxp([]));
     assert.deepEqual(readDfxp(renderDfxp([])), []);
-    assert.equal(elements(only(tt, "head"), "ttm:agent").length, 0);
     const div = only(only(tt, "body"), "div");
     assert.deepEqual(
       div.children.filter((child) => typeof child !== "string" || child.trim() !== ""),

@@ -30,7 +30,7 @@ describe("format table", () => {
 });
 
 describe("alternateFormats", () => {
-  test("lists text, srt, webvtt and dfxp as base64 of their UTF-8 rendering", () => {
+  test("lists text, srt, webvtt and dfxp as Base64 of their UTF-8 rendering", () => {
     const words = transcript({ speaker: "Zoë", at: 0, text: "café crème, s'il vous plaît." });
     const formats = alternateFormats(words);
     assert.deepEqual(
@@ -40,7 +40,7 @@ describe("alternateFormats", () => {
     assert.deepEqual(RENDERED_FORMATS, ["text", "srt", "webvtt", "dfxp"]);
     for (const entry of formats) {
       assert.equal(entry.contentType, CONTENT_TYPES[entry.format]);
-      assert.equal(entry.contentEncoding, "base64");
+      assert.equal(entry.contentEncoding, "Base64", "VoiceBase's spelling");
       assert.equal(entry.charset, "utf-8");
       assert.match(entry.data, /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/);
       const decoded = new TextDecoder("utf-8", { fatal: true }).decode(Buffer.from(entry.data, "base64"));

@@ -49,8 +49,20 @@ describe("renderText", () => {
   });
 
   test("keeps words before the first turn, unlabelled", () => {
-    const words = transcript({ at: 0, text: "hmm" }, { speaker: "Agent", at: 1000, text: "hello" });
-    assert.equal(renderText(words), "hmm\n\nAgent: hello\n");
+    const words = transcript(
+      { at: 0, text: "hmm" },
+      { speaker: "Agent", at: 1000, text: "hello" },
+      { speaker: "Caller", at: 2000, text: "hi" },
+    );
+    assert.equal(renderText(words), "hmm\n\nAgent: hello\n\nCaller: hi\n");
+  });
+
+  test("labels no one in a transcript of one speaker, as VoiceBase's mono text", () => {
+    const words = transcript(
+      { speaker: "Speaker", at: 0, text: "hello there." },
+      { speaker: "Speaker", at: 5000, text: "bye" },
+    );
+    assert.equal(renderText(words), "hello there.\n\nbye\n");
   });
 
   test("gives an empty string for an empty transcript", () => {

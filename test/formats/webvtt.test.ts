@@ -46,14 +46,14 @@ function parseVtt(vtt: string): VttCue[] {
 }
 
 describe("renderWebVtt", () => {
-  test("renders VoiceBase's example with voice spans", () => {
+  test("renders VoiceBase's example with the speaker's label at each turn", () => {
     assert.equal(
       renderWebVtt(VOICEBASE_EXAMPLE),
-      "WEBVTT\n\n1\n00:00:02.200 --> 00:00:02.300\n<v agent>Hello.\n\n2\n00:00:02.400 --> 00:00:02.500\n<v caller>Hi\n",
+      "WEBVTT\n\n1\n00:00:02.200 --> 00:00:02.300\nagent: Hello.\n\n2\n00:00:02.400 --> 00:00:02.500\ncaller: Hi\n",
     );
   });
 
-  test("names the speaker of every cue with a voice span", () => {
+  test("labels the first cue of each turn with its speaker, as VoiceBase's WebVTT", () => {
     const words = transcript(
       { speaker: "Agent Smith", at: 1000, text: MONOLOGUE },
       { speaker: "Customer", at: 60_000, text: "I see." },
@@ -64,20 +64,25 @@ describe("renderWebVtt", () => {
       cues.map((cue) => cue.id),
       cues.map((_, index) => String(index + 1)),
     );
-    const voices = cues.map((cue) => /^<v ([^>]+)>/.exec(cue.lines[0] ?? "")?.[1]);
-    assert.deepEqual(voices, [...Array(cues.length - 1).fill("Agent Smith"), "Customer"]);
-    assert.equal(cues.at(-1)?.lines[0], "<v Customer>I see.");
+    const labels = cues.map((cue) => /^(Agent Smith|Customer): /.exec(cue.lines[0] ?? "")?.[1]);
+    assert.deepEqual(labels, ["Agent Smith", ...Array(cues.length - 2).fill(undefined), "Customer"]);
+    assert.equal(cues.at(-1)?.lines[0], "Customer: I see.");
   });
 
   test("escapes text and speaker names", () => {
-    const words = transcript({ speaker: "R&D <team>", at: 0, text: "AT&T <b> is --> here" });
+    const words = transcript(
+      { speaker: "R&D <team>", at: 0, text: "AT&T <b> is --> here" },
+      { speaker: "Caller", at: 5000, text: "ok" },
+    );
     const cues = parseVtt(renderWebVtt(words));
-    assert.deepEqual(cues[0]?.lines, ["<v R&amp;D &lt;team&gt;>AT&amp;T &lt;b&gt; is --&gt; here"]);
+    assert.deepEqual(cues[0]?.lines, ["R&amp;D &lt;team&gt;: AT&amp;T &lt;b&gt; is --&gt; here"]);
   });
 
-  test("has no voice span when the transcript has no turns", () => {
+  test("has no label when the transcript has no turns or one speaker (mono)", () => {
     const vtt = renderWebVtt(transcript({ at: 0, text: "just words." }));
     assert.deepEqual(parseVtt(vtt)[0]?.lines, ["just words."]);
+    const mono = renderWebVtt(transcript({ speaker: "Speaker", at: 0, text: "just words." }));
+    assert.deepEqual(parseVtt(mono)[0]?.lines, ["just words."]);
   });
 
   test("gives just the header for an empty transcript", () => {
