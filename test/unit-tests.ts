@@ -37,6 +37,7 @@ export const UNIT_TESTS: readonly string[] = [
   "test/domain/transcript.test.ts",
   "test/formats/captions.test.ts",
   "test/formats/dfxp.test.ts",
+  "test/formats/golden.test.ts",
   "test/formats/index.test.ts",
   "test/formats/srt.test.ts",
   "test/formats/text.test.ts",
