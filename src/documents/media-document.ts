@@ -7,8 +7,11 @@ import type { Message } from "../domain/errors.ts";
 import { type MediaLinks, type MediaRecord, type MediaSummaryRecord, TASKS } from "../domain/media.ts";
 import type { Transcript } from "../domain/transcript.ts";
 
-/** The VoiceBase media format this document follows. */
-export const FORMAT_VERSION = "3.0.7";
+/**
+ * The VoiceBase media format this document follows: 3.0.8, the real callback body's, once transcripts
+ * took its shape (turn entries spanning their turn, punctuation `c: 0`, `contentEncoding: "Base64"`).
+ */
+export const FORMAT_VERSION = "3.0.8";
 
 export function mediaUrl(publicUrl: string, mediaId: string): string {
   return `${publicUrl}/v3/media/${mediaId}`;

@@ -58,7 +58,7 @@ describe("POST /v3/media", () => {
     assert.equal(doc.status, "accepted");
     assert.match(doc.mediaId, /^[0-9a-f-]{36}$/);
     assert.equal(doc._links.self.href, `http://127.0.0.1:8080/v3/media/${doc.mediaId}`);
-    assert.equal(doc.formatVersion, "3.0.7");
+    assert.equal(doc.formatVersion, "3.0.8");
     assert.equal(doc.mediaContentType, "audio/x-wav");
     assert.equal(doc.timeToLiveInSeconds, 3600);
     assert.equal(Date.parse(doc.expiresOn) - Date.parse(doc.dateCreated), 3600_000);

@@ -118,7 +118,7 @@ describe("processing", () => {
     assert.equal(formats.srt?.contentType, "text/srt");
     assert.equal(formats.srt?.contentEncoding, "Base64");
     const text = Buffer.from(formats.text?.data ?? "", "base64").toString("utf8");
-    assert.match(text, /^Caller: /);
+    assert.doesNotMatch(text, /^Caller: /, "a mono transcript is its words alone, as VoiceBase's");
     assert.match(text, /subscription/i);
 
     const srt = await get(`/v3/media/${mediaId}/transcript/srt`);
@@ -161,8 +161,11 @@ describe("processing", () => {
     const words = (doc.transcript as Transcript).words;
     const turns = words.filter((w) => w.m === "turn").map((w) => w.w);
     assert.deepEqual(turns, ["Agent", "Caller"], "the agent speaks first, then the caller");
-    const agent = spoken(words).filter((w) => w.v === 0);
-    const caller = spoken(words).filter((w) => w.v === 1);
+    // Each turn's words follow its turn entry, which names the speaker (and so the channel).
+    const callerTurn = words.findIndex((w) => w.m === "turn" && w.w === "Caller");
+    const agent = spoken(words.slice(0, callerTurn));
+    const caller = spoken(words.slice(callerTurn));
+    assert.ok(words.every((w) => w.v === undefined), "v is not the channel");
     assert.ok(normalizeWords(agent.map((w) => w.w)).includes("support"), agent.map((w) => w.w).join(" "));
     assert.ok(normalizeWords(caller.map((w) => w.w)).includes("cancel"), caller.map((w) => w.w).join(" "));
     assert.ok((caller[0]?.s ?? 0) >= 4500, "the caller's words keep their place in the call");
