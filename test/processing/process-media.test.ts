@@ -165,7 +165,10 @@ describe("processing", () => {
     const callerTurn = words.findIndex((w) => w.m === "turn" && w.w === "Caller");
     const agent = spoken(words.slice(0, callerTurn));
     const caller = spoken(words.slice(callerTurn));
-    assert.ok(words.every((w) => w.v === undefined), "v is not the channel");
+    assert.ok(
+      words.every((w) => w.v === undefined),
+      "v is not the channel",
+    );
     assert.ok(normalizeWords(agent.map((w) => w.w)).includes("support"), agent.map((w) => w.w).join(" "));
     assert.ok(normalizeWords(caller.map((w) => w.w)).includes("cancel"), caller.map((w) => w.w).join(" "));
     assert.ok((caller[0]?.s ?? 0) >= 4500, "the caller's words keep their place in the call");
