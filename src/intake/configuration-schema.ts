@@ -203,7 +203,16 @@ export const ConfigurationSchema = closed(
             ),
           }),
         ),
-        contentFiltering: Type.Optional(closed({ enableProfanityFiltering: flag() })),
+        contentFiltering: Type.Optional(
+          closed({
+            enableProfanityFiltering: Type.Optional(
+              Type.Boolean({
+                description:
+                  'Swear words in the transcript read "..." (VoiceBase\'s swear word filter). Default false: off unless asked.',
+              }),
+            ),
+          }),
+        ),
       }),
     ),
     vocabularies: Type.Optional(
