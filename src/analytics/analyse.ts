@@ -12,13 +12,14 @@ import { classify } from "./classifiers.ts";
 import { detect } from "./detectors.ts";
 import { knowledgeOf } from "./knowledge.ts";
 import { type ConversationRoles, metricsOf } from "./metrics.ts";
+import { filterProfanity } from "./profanity.ts";
 import { redactionRanges, redactTranscript } from "./redact.ts";
 import { speakerSentimentsOf } from "./speaker-sentiments.ts";
 import { spot } from "./spotting.ts";
 import { verbNounPairsOf } from "./verb-noun.ts";
 
 export interface Analysis {
-  /** `transcript` (redacted when a detector says so) and every section the plan asks for. */
+  /** `transcript` (redacted when a detector says so, swear words masked when asked) and every section asked for. */
   sections: Record<string, unknown>;
   /** What the `redacted-audio` stream covers with a tone; absent when no detector redacts audio. */
   audioRedaction?: { ranges: Occurrence[] } & AudioRedactor;
@@ -70,6 +71,9 @@ export function analyse(
     sections.categories = categorize(redacted, definitions.categories, context.lengthMs, context.metadata);
   }
   if (plan.verbNounPairs) sections.conversation = { speakerVerbNounPairs: verbNounPairsOf(redacted) };
+  // Last, and on the transcript section only: the filter is how the words read, and the analyses above
+  // go on finding what was said (a spotting group or category for swearing still works).
+  if (plan.profanityFiltering === true) sections.transcript = filterProfanity(redacted);
 
   // Every detector with an audio redactor covers its detections; the first one's tone is the tone.
   const audioDetectors = detected.filter((_, index) => plan.detectors[index]?.redactor?.audio);

@@ -95,6 +95,12 @@ export interface AnalysisPlan {
   detectors: DetectorRequest[];
   /** Classifier ids or names. */
   classifiers: string[];
+  /**
+   * `transcript.contentFiltering.enableProfanityFiltering`: swear words in the transcript read "...".
+   * Absent (off) unless the configuration asks: VoiceBase's Swagger says the default is on, its
+   * configuration guide says off, and off keeps the results of clients that never asked as they were.
+   */
+  profanityFiltering?: boolean;
 }
 
 /** Nothing beyond the transcript: what items uploaded before analyses existed are processed with. */

@@ -203,7 +203,16 @@ export const ConfigurationSchema = closed(
             ),
           }),
         ),
-        contentFiltering: Type.Optional(closed({ enableProfanityFiltering: flag() })),
+        contentFiltering: Type.Optional(
+          closed({
+            enableProfanityFiltering: Type.Optional(
+              Type.Boolean({
+                description:
+                  'Swear words in the transcript read "..." (VoiceBase\'s swear word filter). Default false: off unless asked.',
+              }),
+            ),
+          }),
+        ),
       }),
     ),
     vocabularies: Type.Optional(
@@ -233,7 +242,7 @@ export const ConfigurationSchema = closed(
   {
     $id: "Configuration",
     description:
-      "VoiceBase's `VbConfiguration`: every section VoiceBase documents is accepted. What Hark does not compute yet (voice features, advanced punctuation, number formatting, profanity filtering, custom vocabulary in recognition, the `talk-style-tone-and-volume` metrics, another engine or language model) is named in the media document's `warnings` (code 12003). Refused: a language other than English (10601), more than one `ingest.tracks`.",
+      "VoiceBase's `VbConfiguration`: every section VoiceBase documents is accepted. What Hark does not compute yet (voice features, advanced punctuation, number formatting, custom vocabulary in recognition, the `talk-style-tone-and-volume` metrics, another engine or language model) is named in the media document's `warnings` (code 12003). Refused: a language other than English (10601), more than one `ingest.tracks`.",
     examples: [
       {
         ingest: {

@@ -272,6 +272,9 @@ function analysisPlan(config: ConfigurationInput): AnalysisPlan {
       const ref = classifier.classifierId ?? classifier.classifierName;
       return ref === undefined ? [] : [ref];
     }),
+    ...(config.transcript?.contentFiltering?.enableProfanityFiltering === true && {
+      profanityFiltering: true,
+    }),
   };
 }
 

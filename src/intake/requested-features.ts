@@ -42,11 +42,6 @@ export function featureWarnings(config: ConfigurationInput): Message[] {
       "configuration.transcript.formatting.enableNumberFormatting is not done yet: numbers are written as spoken words",
     );
   }
-  if (config.transcript?.contentFiltering?.enableProfanityFiltering === true) {
-    texts.push(
-      "configuration.transcript.contentFiltering.enableProfanityFiltering is not done yet: words are as recognised",
-    );
-  }
   if (config.vocabularies?.length) {
     texts.push(
       "configuration.vocabularies are checked but not yet used in recognition: custom terms do not change the transcript",

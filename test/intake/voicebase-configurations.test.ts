@@ -97,7 +97,9 @@ describe("VoiceBase configurations", () => {
     const warnings = (config.warnings ?? []).map((warning) => warning.message).join("\n");
     assert.ok(config.warnings?.every((warning) => warning.code === 12003));
     assert.match(warnings, /advancedPunctuation/);
-    assert.match(warnings, /enableProfanityFiltering/);
+    // Profanity filtering is computed: nothing to warn of; the plan carries it.
+    assert.doesNotMatch(warnings, /ProfanityFiltering/);
+    assert.equal(config.analyses.profanityFiltering, true);
     assert.match(warnings, /vocabularies/);
     assert.match(warnings, /enableAnalyticIndexing/);
     // Turning number formatting off is honoured (Hark does not format): nothing to warn of.

@@ -290,7 +290,6 @@ describe("speech analytics of a call", () => {
       "advancedPunctuation",
       "voicemail",
       "enableNumberFormatting",
-      "enableProfanityFiltering",
       "vocabularies",
       "talk-style-tone-and-volume",
       "enableAnalyticIndexing",
