@@ -12,6 +12,7 @@ import { classify } from "./classifiers.ts";
 import { detect } from "./detectors.ts";
 import { knowledgeOf } from "./knowledge.ts";
 import { type ConversationRoles, metricsOf } from "./metrics.ts";
+import { formatNumbers } from "./number-formatting.ts";
 import { redactionRanges, redactTranscript } from "./redact.ts";
 import { speakerSentimentsOf } from "./speaker-sentiments.ts";
 import { spot } from "./spotting.ts";
@@ -45,7 +46,11 @@ export function analyse(
     if (replacement !== undefined)
       redacted = redactTranscript(redacted, redactionRanges([result]), replacement);
   });
-  const sections: Record<string, unknown> = { transcript: redacted };
+  // Formatted last, from the redacted words: detections and redactions are the same with formatting on
+  // or off, and no formatted number shows a digit that was redacted. The analyses below read the words.
+  const sections: Record<string, unknown> = {
+    transcript: plan.numberFormatting === true ? formatNumbers(redacted) : redacted,
+  };
   if (plan.knowledge) sections.knowledge = knowledgeOf(redacted);
   if (plan.spottingGroups.length > 0) sections.spotting = spot(redacted, definitions.spottingGroups);
   if (plan.detectors.length > 0 || plan.classifiers.length > 0) {

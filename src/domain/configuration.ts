@@ -95,6 +95,11 @@ export interface AnalysisPlan {
   detectors: DetectorRequest[];
   /** Classifier ids or names. */
   classifiers: string[];
+  /**
+   * `transcript.formatting.enableNumberFormatting`: numbers in the transcript written as digits. Absent
+   * in plans stored before Hark formatted numbers; those items were transcribed with words.
+   */
+  numberFormatting?: boolean;
 }
 
 /** Nothing beyond the transcript: what items uploaded before analyses existed are processed with. */
