@@ -12,6 +12,7 @@ import { classify } from "./classifiers.ts";
 import { detect } from "./detectors.ts";
 import { knowledgeOf } from "./knowledge.ts";
 import { type ConversationRoles, metricsOf } from "./metrics.ts";
+import { formatNumbers } from "./number-formatting.ts";
 import { filterProfanity } from "./profanity.ts";
 import { redactionRanges, redactTranscript } from "./redact.ts";
 import { speakerSentimentsOf } from "./speaker-sentiments.ts";
@@ -46,7 +47,13 @@ export function analyse(
     if (replacement !== undefined)
       redacted = redactTranscript(redacted, redactionRanges([result]), replacement);
   });
-  const sections: Record<string, unknown> = { transcript: redacted };
+  // How the transcript section reads, made last from the redacted words: detections and redactions are
+  // the same with number formatting on or off, no formatted number shows a digit that was redacted, and
+  // the analyses below read what was said (a spotting group or category for swearing still works).
+  let shown = redacted;
+  if (plan.numberFormatting === true) shown = formatNumbers(shown);
+  if (plan.profanityFiltering === true) shown = filterProfanity(shown);
+  const sections: Record<string, unknown> = { transcript: shown };
   if (plan.knowledge) sections.knowledge = knowledgeOf(redacted);
   if (plan.spottingGroups.length > 0) sections.spotting = spot(redacted, definitions.spottingGroups);
   if (plan.detectors.length > 0 || plan.classifiers.length > 0) {
@@ -71,9 +78,6 @@ export function analyse(
     sections.categories = categorize(redacted, definitions.categories, context.lengthMs, context.metadata);
   }
   if (plan.verbNounPairs) sections.conversation = { speakerVerbNounPairs: verbNounPairsOf(redacted) };
-  // Last, and on the transcript section only: the filter is how the words read, and the analyses above
-  // go on finding what was said (a spotting group or category for swearing still works).
-  if (plan.profanityFiltering === true) sections.transcript = filterProfanity(redacted);
 
   // Every detector with an audio redactor covers its detections; the first one's tone is the tone.
   const audioDetectors = detected.filter((_, index) => plan.detectors[index]?.redactor?.audio);

@@ -101,6 +101,11 @@ export interface AnalysisPlan {
    * configuration guide says off, and off keeps the results of clients that never asked as they were.
    */
   profanityFiltering?: boolean;
+  /**
+   * `transcript.formatting.enableNumberFormatting`: numbers in the transcript written as digits. Absent
+   * in plans stored before Hark formatted numbers; those items were transcribed with words.
+   */
+  numberFormatting?: boolean;
 }
 
 /** Nothing beyond the transcript: what items uploaded before analyses existed are processed with. */

@@ -268,6 +268,7 @@ function analysisPlan(config: ConfigurationInput): AnalysisPlan {
           category.categoryName === undefined ? [] : [category.categoryName],
         ),
     detectors: detectorsOf(config),
+    numberFormatting: config.transcript?.formatting?.enableNumberFormatting ?? true,
     classifiers: (config.prediction?.classifiers ?? []).flatMap((classifier) => {
       const ref = classifier.classifierId ?? classifier.classifierName;
       return ref === undefined ? [] : [ref];

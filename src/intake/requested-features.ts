@@ -37,11 +37,6 @@ export function featureWarnings(config: ConfigurationInput): Message[] {
   for (const name of [...(config.speechModel?.features ?? []), ...(config.speechModel?.extensions ?? [])]) {
     if (name in NOT_YET) texts.push(NOT_YET[name as keyof typeof NOT_YET]);
   }
-  if (config.transcript?.formatting?.enableNumberFormatting === true) {
-    texts.push(
-      "configuration.transcript.formatting.enableNumberFormatting is not done yet: numbers are written as spoken words",
-    );
-  }
   if (config.vocabularies?.length) {
     texts.push(
       "configuration.vocabularies are checked but not yet used in recognition: custom terms do not change the transcript",

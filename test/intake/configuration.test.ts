@@ -220,7 +220,7 @@ describe("configuration", () => {
     accepted({ speechModel: { language: "en-US" } });
   });
 
-  test("analyses: knowledge, sentiment and verb-noun pairs by default; the rest when asked for", () => {
+  test("analyses: knowledge, sentiment, verb-noun pairs and number formatting by default; the rest when asked for", () => {
     assert.deepEqual(accepted({}).analyses, {
       knowledge: true,
       speakerSentiments: true,
@@ -229,6 +229,7 @@ describe("configuration", () => {
       spottingGroups: [],
       categories: [],
       detectors: [],
+      numberFormatting: true,
       classifiers: [],
     });
     const detector = { detectorName: "PCI", redactor: { transcript: { replacement: "[redacted]" } } };
@@ -252,8 +253,13 @@ describe("configuration", () => {
       spottingGroups: ["churn"],
       categories: ["cancellation", "greeting"],
       detectors: [detector],
+      numberFormatting: true,
       classifiers: ["complaint", "c-1"],
     });
+    assert.equal(
+      accepted({ transcript: { formatting: { enableNumberFormatting: false } } }).analyses.numberFormatting,
+      false,
+    );
     assert.equal(accepted({ categories: [{ allCategories: true }] }).analyses.categories, "all");
     assert.deepEqual(accepted({ prediction: { detectors: [{ detectorId: "SSN" }] } }).analyses.detectors, [
       { detectorId: "SSN", detectorName: "SSN" },

@@ -102,8 +102,9 @@ describe("VoiceBase configurations", () => {
     assert.equal(config.analyses.profanityFiltering, true);
     assert.match(warnings, /vocabularies/);
     assert.match(warnings, /enableAnalyticIndexing/);
-    // Turning number formatting off is honoured (Hark does not format): nothing to warn of.
+    // Hark formats numbers, and turns it off when asked: nothing to warn of.
     assert.doesNotMatch(warnings, /NumberFormatting/);
+    assert.equal(config.analyses.numberFormatting, false);
   });
 
   test("a contact-centre configuration with every other section is accepted, each gap warned of", () => {
@@ -115,7 +116,6 @@ describe("VoiceBase configurations", () => {
       /voiceFeatures/,
       /advancedPunctuation/,
       /voicemail/,
-      /enableNumberFormatting/,
       /talk-style-tone-and-volume/,
     ]) {
       assert.ok(
@@ -123,7 +123,9 @@ describe("VoiceBase configurations", () => {
         `${named} in ${JSON.stringify(warnings)}`,
       );
     }
-    assert.equal(warnings.length, 7, JSON.stringify(warnings));
+    assert.equal(warnings.length, 6, JSON.stringify(warnings));
+    assert.ok(!warnings.some((warning) => /NumberFormatting/.test(warning)), "Hark formats numbers");
+    assert.equal(config.analyses.numberFormatting, true);
     assert.equal(config.priority, "normal");
     assert.deepEqual(config.analyses.metricGroups, ["overtalk", "sentiment", "talk-time-and-rate"]);
     assert.deepEqual(

@@ -184,6 +184,8 @@ describe("speech analytics of a call", () => {
     const words = spoken();
     assert.ok(words.includes("[redacted]"));
     assert.ok(!words.includes("four"), `a card digit is left: ${words.join(" ")}`);
+    // Numbers are formatted (the default) after redaction: no formatted word shows the card's digits.
+    assert.ok(!words.some((word) => /4111|\d{6}/u.test(word)), `a formatted card number: ${words.join(" ")}`);
     for (const format of analytics.transcript.alternateFormats as { format: string; data: string }[]) {
       const text = Buffer.from(format.data, "base64").toString("utf8").toLowerCase();
       assert.ok(!text.includes("four one one"), `${format.format} still reads the card number`);
@@ -289,7 +291,6 @@ describe("speech analytics of a call", () => {
       "voiceFeatures",
       "advancedPunctuation",
       "voicemail",
-      "enableNumberFormatting",
       "vocabularies",
       "talk-style-tone-and-volume",
       "enableAnalyticIndexing",
