@@ -14,8 +14,25 @@ export interface Word {
   w: string;
   /** `"punc"` for punctuation, `"turn"` where the speaker changes (then `w` is the speaker's name). */
   m?: "punc" | "turn";
-  /** Speaker-local volume, as VoiceBase's `v`; Hark reports the channel index the word came from. */
+  /**
+   * With voice features: the word's volume (VoiceBase's `v`). Without: the channel index the word came
+   * from.
+   */
   v?: number;
+  /** With voice features: the word's two dominant spectral peaks, strongest first (VoiceBase's `frq`). */
+  frq?: SpectralPeak[];
+}
+
+/** A peak of a word's spectrum: `f` in Hz, `e` its energy relative to the word's strongest peak, 0..1. */
+export interface SpectralPeak {
+  f: number;
+  e: number;
+}
+
+/** VoiceBase's voice features of one word: its dominant spectral peaks and its volume. */
+export interface VoiceFeatures {
+  frq: SpectralPeak[];
+  v: number;
 }
 
 export interface Occurrence {
@@ -54,6 +71,8 @@ export interface RecognizedWord {
   end: number;
   /** 0..1 */
   confidence: number;
+  /** Measured on the word's samples when voice features are asked for. */
+  voice?: VoiceFeatures;
 }
 
 /** One speaker's words: a channel of a stereo call, or the whole mix. */
