@@ -59,7 +59,8 @@ export function alignTranscript(
     heard.map((h) => normalise(h.word.w)),
   );
   const timed = timeWords(anchors, heard, fallback);
-  const channels = new Map(heard.map((h) => [h.speaker, h.word.v]));
+  // A word with voice features has its volume in `v`, not its channel.
+  const channels = new Map(heard.filter((h) => h.word.frq === undefined).map((h) => [h.speaker, h.word.v]));
 
   const words: Word[] = [];
   let speaker: string | undefined;

@@ -38,7 +38,8 @@ interface Spoken {
  *   before each change of speaker, after the last word, and at a pause of `SENTENCE_PAUSE_MS` or more.
  * - Casing: words stay lower-case as the recogniser spells them, except that the first word of each
  *   sentence starts with a capital, and the pronoun "i" (also in "i'm", "i'll", "i've", "i'd") is "I".
- * - Spoken words carry `v` = the speaker's channel; confidences are rounded to 3 decimals.
+ * - Spoken words carry `v` = the speaker's channel, or, when measured, their voice features (`frq` and
+ *   `v` = volume); confidences are rounded to 3 decimals.
  *
  * `voiceActivity` has one element per speaker, in the order given, even for a speaker who said nothing.
  * `confidence` is the mean confidence of the spoken words, 0 when there are none.
@@ -67,7 +68,9 @@ export function assembleTranscript(speakers: readonly SpeakerWords[]): Assembled
       s: word.start,
       e: word.end,
       w: caseWord(word.word, sentenceStart),
-      v: speakers[current.speaker]?.channel ?? 0,
+      ...(word.voice
+        ? { frq: word.voice.frq, v: word.voice.v }
+        : { v: speakers[current.speaker]?.channel ?? 0 }),
     });
     sentenceStart = false;
     previous = current;

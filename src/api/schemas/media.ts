@@ -68,7 +68,29 @@ export const Word = Type.Object(
     m: Type.Optional(
       Type.Enum(["punc", "turn"], { description: "`turn` where the speaker changes; `punc` punctuation." }),
     ),
-    v: Type.Optional(Type.Integer({ description: "The channel the word came from." })),
+    v: Type.Optional(
+      Type.Number({
+        description:
+          "With `speechModel.features: [voiceFeatures]`: the word's volume, about 0 to 20 (0 is silence; it grows with the square of loudness). Otherwise: the channel the word came from.",
+      }),
+    ),
+    frq: Type.Optional(
+      Type.Array(
+        Type.Object({
+          f: Type.Number({ minimum: 0, description: "Frequency of the peak, Hz." }),
+          e: Type.Number({
+            minimum: 0,
+            maximum: 1,
+            description: "Energy of the peak relative to the word's strongest peak.",
+          }),
+        }),
+        {
+          maxItems: 2,
+          description:
+            "With `speechModel.features: [voiceFeatures]`: the word's two dominant spectral peaks, strongest first.",
+        },
+      ),
+    ),
   },
   { $id: "Word", description: "A `words[]` entry: a spoken word, a punctuation mark or a speaker turn." },
 );
