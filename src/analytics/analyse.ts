@@ -6,7 +6,7 @@
 import type { AudioRedactor, AnalysisPlan } from "../domain/configuration.ts";
 import type { Definitions } from "../domain/definitions.ts";
 import type { Metadata } from "../domain/media.ts";
-import type { Occurrence, Transcript } from "../domain/transcript.ts";
+import type { Occurrence, Transcript, Word } from "../domain/transcript.ts";
 import { categorize } from "./categories.ts";
 import { classify } from "./classifiers.ts";
 import { detect } from "./detectors.ts";
@@ -15,6 +15,7 @@ import { type ConversationRoles, metricsOf } from "./metrics.ts";
 import { redactionRanges, redactTranscript } from "./redact.ts";
 import { speakerSentimentsOf } from "./speaker-sentiments.ts";
 import { spot } from "./spotting.ts";
+import { talkStyleMetrics } from "./talk-style.ts";
 import { verbNounPairsOf } from "./verb-noun.ts";
 
 export interface Analysis {
@@ -45,7 +46,9 @@ export function analyse(
     if (replacement !== undefined)
       redacted = redactTranscript(redacted, redactionRanges([result]), replacement);
   });
-  const sections: Record<string, unknown> = { transcript: redacted };
+  const sections: Record<string, unknown> = {
+    transcript: plan.voiceFeatures === true ? redacted : withoutVoiceFeatures(redacted),
+  };
   if (plan.knowledge) sections.knowledge = knowledgeOf(redacted);
   if (plan.spottingGroups.length > 0) sections.spotting = spot(redacted, definitions.spottingGroups);
   if (plan.detectors.length > 0 || plan.classifiers.length > 0) {
@@ -62,9 +65,10 @@ export function analyse(
   const sentiments = wantsSentiment ? speakerSentimentsOf(redacted) : undefined;
   if (plan.speakerSentiments) sections.speakerSentiments = sentiments;
   if (plan.metricGroups.length > 0) {
-    sections.metrics = metricsOf(redacted, context.roles, sentiments, context.lengthMs).filter((group) =>
-      plan.metricGroups.includes(group.metricGroupName),
-    );
+    sections.metrics = [
+      ...metricsOf(redacted, context.roles, sentiments, context.lengthMs),
+      talkStyleMetrics(redacted, context.roles),
+    ].filter((group) => plan.metricGroups.includes(group.metricGroupName));
   }
   if (plan.categories === "all" || plan.categories.length > 0) {
     sections.categories = categorize(redacted, definitions.categories, context.lengthMs, context.metadata);
@@ -78,4 +82,19 @@ export function analyse(
     sections,
     ...(audio && { audioRedaction: { ranges: redactionRanges(audioDetectors), ...audio } }),
   };
+}
+
+/**
+ * The transcript without the voice features measured only for the metrics: a client that did not ask for
+ * `voiceFeatures` sees the words as it would without them.
+ */
+function withoutVoiceFeatures(transcript: Transcript): Transcript {
+  const plain = (word: Word): Word => {
+    if (word.frq === undefined) return word;
+    const plainWord = { ...word };
+    delete plainWord.frq;
+    delete plainWord.v;
+    return plainWord;
+  };
+  return { ...transcript, words: transcript.words.map(plain) };
 }
