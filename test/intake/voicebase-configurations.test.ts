@@ -110,20 +110,27 @@ describe("VoiceBase configurations", () => {
     for (const named of [
       /model "Titan"/,
       /additionalSpeechModels/,
-      /voiceFeatures/,
       /advancedPunctuation/,
       /voicemail/,
       /enableNumberFormatting/,
-      /talk-style-tone-and-volume/,
     ]) {
       assert.ok(
         warnings.some((warning) => named.test(warning)),
         `${named} in ${JSON.stringify(warnings)}`,
       );
     }
-    assert.equal(warnings.length, 7, JSON.stringify(warnings));
+    // Voice features and the metrics made from them are computed: nothing to warn of.
+    for (const computed of [/voiceFeatures/, /talk-style-tone-and-volume/])
+      assert.ok(!warnings.some((warning) => computed.test(warning)), `${computed} is computed`);
+    assert.equal(warnings.length, 5, JSON.stringify(warnings));
     assert.equal(config.priority, "normal");
-    assert.deepEqual(config.analyses.metricGroups, ["overtalk", "sentiment", "talk-time-and-rate"]);
+    assert.equal(config.analyses.voiceFeatures, true);
+    assert.deepEqual(config.analyses.metricGroups, [
+      "overtalk",
+      "sentiment",
+      "talk-style-tone-and-volume",
+      "talk-time-and-rate",
+    ]);
     assert.deepEqual(
       config.speakers.map((speaker) => speaker.speakerRole),
       ["agent", "caller"],
