@@ -6,7 +6,7 @@
 import type { AudioRedactor, AnalysisPlan } from "../domain/configuration.ts";
 import type { Definitions } from "../domain/definitions.ts";
 import type { Metadata } from "../domain/media.ts";
-import type { Occurrence, Transcript } from "../domain/transcript.ts";
+import type { Occurrence, Transcript, Word } from "../domain/transcript.ts";
 import { categorize } from "./categories.ts";
 import { classify } from "./classifiers.ts";
 import { detect } from "./detectors.ts";
@@ -17,6 +17,7 @@ import { filterProfanity } from "./profanity.ts";
 import { redactionRanges, redactTranscript } from "./redact.ts";
 import { speakerSentimentsOf } from "./speaker-sentiments.ts";
 import { spot } from "./spotting.ts";
+import { talkStyleMetrics } from "./talk-style.ts";
 import { verbNounPairsOf } from "./verb-noun.ts";
 
 export interface Analysis {
@@ -50,7 +51,8 @@ export function analyse(
   // How the transcript section reads, made last from the redacted words: detections and redactions are
   // the same with number formatting on or off, no formatted number shows a digit that was redacted, and
   // the analyses below read what was said (a spotting group or category for swearing still works).
-  let shown = redacted;
+  // Voice features are measured for the talk-style metrics too; the words show them when asked for.
+  let shown = plan.voiceFeatures === true ? redacted : withoutVoiceFeatures(redacted);
   if (plan.numberFormatting === true) shown = formatNumbers(shown);
   if (plan.profanityFiltering === true) shown = filterProfanity(shown);
   const sections: Record<string, unknown> = { transcript: shown };
@@ -70,9 +72,10 @@ export function analyse(
   const sentiments = wantsSentiment ? speakerSentimentsOf(redacted) : undefined;
   if (plan.speakerSentiments) sections.speakerSentiments = sentiments;
   if (plan.metricGroups.length > 0) {
-    sections.metrics = metricsOf(redacted, context.roles, sentiments, context.lengthMs).filter((group) =>
-      plan.metricGroups.includes(group.metricGroupName),
-    );
+    sections.metrics = [
+      ...metricsOf(redacted, context.roles, sentiments, context.lengthMs),
+      talkStyleMetrics(redacted, context.roles),
+    ].filter((group) => plan.metricGroups.includes(group.metricGroupName));
   }
   if (plan.categories === "all" || plan.categories.length > 0) {
     sections.categories = categorize(redacted, definitions.categories, context.lengthMs, context.metadata);
@@ -86,4 +89,19 @@ export function analyse(
     sections,
     ...(audio && { audioRedaction: { ranges: redactionRanges(audioDetectors), ...audio } }),
   };
+}
+
+/**
+ * The transcript without the voice features measured only for the metrics: a client that did not ask for
+ * `voiceFeatures` sees the words as it would without them.
+ */
+function withoutVoiceFeatures(transcript: Transcript): Transcript {
+  const plain = (word: Word): Word => {
+    if (word.frq === undefined) return word;
+    const plainWord = { ...word };
+    delete plainWord.frq;
+    delete plainWord.v;
+    return plainWord;
+  };
+  return { ...transcript, words: transcript.words.map(plain) };
 }

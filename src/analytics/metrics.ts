@@ -6,8 +6,7 @@
  *   their `voiceActivity` stretches: pauses shorter than the voice-activity gap (1 s) are part of
  *   talking, longer ones are the "significant pauses" the guide removes.
  * - `sentiment` comes from per-speaker sentence sentiments (`speakerSentiments`), when given.
- * - `talk-style-tone-and-volume` needs pitch and volume per word (VoiceBase's voice features), which
- *   Hark does not measure, so it is never reported.
+ * - `talk-style-tone-and-volume` comes from the words' voice features, in `talk-style.ts`.
  *
  * Metrics about the agent or the caller are reported only for the roles given; the call-wide ones always.
  * Values follow the guide's units: ratios from 0 to 1 at .01 resolution, incidents and words per minute

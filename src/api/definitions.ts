@@ -587,8 +587,7 @@ function detectorDefinition(detectorName: DetectorName) {
 /**
  * VoiceBase's `VbMetricGroupDef` for each metric group Hark computes, its metrics in the order media
  * results list them (a test checks both against metricsOf). Definitions follow VoiceBase's
- * conversation-metrics guide, as Hark computes them. `talk-style-tone-and-volume` needs voice features
- * Hark does not measure, so it is not offered.
+ * conversation-metrics guide, as Hark computes them.
  */
 export const METRIC_GROUPS = [
   {
@@ -652,6 +651,43 @@ export const METRIC_GROUPS = [
       metricDef(
         "caller-intra-call-change-in-sentiment",
         "Caller end sentiment minus caller start sentiment, -2 to 2.",
+      ),
+    ],
+  },
+  {
+    metricGroupName: "talk-style-tone-and-volume",
+    metrics: [
+      metricDef(
+        "agent-intra-call-change-in-pitch",
+        "The agent's mean pitch over the last third of their words over that of the first third: 1 is steady.",
+      ),
+      metricDef(
+        "agent-intra-call-change-in-relative-voice-volume-energy",
+        "The agent's mean word volume over the last third of their words over that of the first third.",
+      ),
+      metricDef(
+        "agent-relative-voice-volume-energy",
+        "The agent's mean word volume over that of a good agent (4.33): above 1 is more energetic.",
+      ),
+      metricDef(
+        "agent-voice-dynamism-std-dev-score",
+        "The standard deviation of the agent's word volumes: how much their volume varies.",
+      ),
+      metricDef(
+        "caller-intra-call-change-in-pitch",
+        "The caller's mean pitch over the last third of their words over that of the first third.",
+      ),
+      metricDef(
+        "caller-intra-call-change-in-relative-voice-volume-energy",
+        "The caller's mean word volume over the last third of their words over that of the first third.",
+      ),
+      metricDef(
+        "caller-relative-voice-volume-energy",
+        "The caller's mean word volume over that of a good caller (7.57).",
+      ),
+      metricDef(
+        "caller-voice-dynamism-std-dev-score",
+        "The standard deviation of the caller's word volumes.",
       ),
     ],
   },

@@ -68,26 +68,31 @@ export interface Configuration {
   warnings?: Message[];
 }
 
-/** VoiceBase's `speechModel.features`. Hark does not compute either yet (a warning says so). */
+/** VoiceBase's `speechModel.features`. Hark computes `voiceFeatures`; `advancedPunctuation` not yet (a warning says so). */
 export const SPEECH_MODEL_FEATURES = ["advancedPunctuation", "voiceFeatures"] as const;
 /** VoiceBase's `speechModel.extensions`. */
 export const SPEECH_MODEL_EXTENSIONS = ["voicemail"] as const;
 
-/** VoiceBase's metric groups; `talk-style-tone-and-volume` needs voice features Hark does not measure. */
+/** VoiceBase's metric groups; `talk-style-tone-and-volume` is computed from the words' voice features. */
 export const METRIC_GROUP_NAMES = [
   "overtalk",
   "sentiment",
   "talk-style-tone-and-volume",
   "talk-time-and-rate",
 ] as const;
-/** The metric groups Hark computes. */
-export type MetricGroupName = Exclude<(typeof METRIC_GROUP_NAMES)[number], "talk-style-tone-and-volume">;
+export type MetricGroupName = (typeof METRIC_GROUP_NAMES)[number];
 
 /** What a configuration asks to be computed; definitions are named, and looked up before analysing. */
 export interface AnalysisPlan {
   knowledge: boolean;
   speakerSentiments: boolean;
   verbNounPairs: boolean;
+  /**
+   * `speechModel.features` has `voiceFeatures`: the words show `frq` and `v` (their volume). They are
+   * measured also for the `talk-style-tone-and-volume` metrics, but then not shown. Absent in plans
+   * stored before Hark measured them.
+   */
+  voiceFeatures?: boolean;
   metricGroups: MetricGroupName[];
   spottingGroups: string[];
   /** Category names, every category of the account, or none. */
@@ -113,6 +118,7 @@ export const NO_ANALYSES: AnalysisPlan = {
   knowledge: false,
   speakerSentiments: false,
   verbNounPairs: false,
+  voiceFeatures: false,
   metricGroups: [],
   spottingGroups: [],
   categories: [],

@@ -17,8 +17,22 @@ export interface Word {
    * the whole turn, and the turn's words follow it.
    */
   m?: "punc" | "turn";
-  /** VoiceBase's relative volume of the word (voice features); never the channel, which the turn gives. */
+  /** With voice features: the word's volume (VoiceBase's `v`). Never the channel, which the turn gives. */
   v?: number;
+  /** With voice features: the word's two dominant spectral peaks, strongest first (VoiceBase's `frq`). */
+  frq?: SpectralPeak[];
+}
+
+/** A peak of a word's spectrum: `f` in Hz, `e` its energy relative to the word's strongest peak, 0..1. */
+export interface SpectralPeak {
+  f: number;
+  e: number;
+}
+
+/** VoiceBase's voice features of one word: its dominant spectral peaks and its volume. */
+export interface VoiceFeatures {
+  frq: SpectralPeak[];
+  v: number;
 }
 
 export interface Occurrence {
@@ -58,6 +72,8 @@ export interface RecognizedWord {
   end: number;
   /** 0..1 */
   confidence: number;
+  /** Measured on the word's samples when voice features are asked for. */
+  voice?: VoiceFeatures;
 }
 
 /** One speaker's words: a channel of a stereo call, or the whole mix. */

@@ -11,7 +11,6 @@ import type {
   Callback,
   Configuration,
   DetectorRequest,
-  MetricGroupName,
   SpeakerChannel,
 } from "../domain/configuration.ts";
 import { type ErrorEntry, type ErrorName, errorEntry } from "../domain/errors.ts";
@@ -258,9 +257,8 @@ function analysisPlan(config: ConfigurationInput): AnalysisPlan {
     knowledge: config.knowledge?.enableDiscovery ?? true,
     speakerSentiments: config.speakerSentiments ?? true,
     verbNounPairs: config.conversation?.verbNounPairsEnabled ?? true,
-    metricGroups: (config.metrics ?? [])
-      .map((metric) => metric.metricGroupName)
-      .filter((name): name is MetricGroupName => name !== "talk-style-tone-and-volume"),
+    voiceFeatures: config.speechModel?.features?.includes("voiceFeatures") ?? false,
+    metricGroups: (config.metrics ?? []).map((metric) => metric.metricGroupName),
     spottingGroups: (config.spotting?.groups ?? []).map((group) => group.groupName),
     categories: categories.some((category) => category.allCategories)
       ? "all"

@@ -9,14 +9,11 @@ import { SPEECH_MODEL_EXTENSIONS, SPEECH_MODEL_FEATURES } from "../domain/config
 import { type ErrorEntry, errorEntry, type Message, messageCodes } from "../domain/errors.ts";
 import type { ConfigurationInput } from "./configuration-schema.ts";
 
-const NOT_YET: Record<
-  (typeof SPEECH_MODEL_FEATURES)[number] | (typeof SPEECH_MODEL_EXTENSIONS)[number],
-  string
+const NOT_YET: Partial<
+  Record<(typeof SPEECH_MODEL_FEATURES)[number] | (typeof SPEECH_MODEL_EXTENSIONS)[number], string>
 > = {
   advancedPunctuation:
     "configuration.speechModel.features advancedPunctuation is not computed yet: the transcript has full stops only",
-  voiceFeatures:
-    "configuration.speechModel.features voiceFeatures is not computed yet: words carry no frq, and v is not a volume",
   voicemail:
     "configuration.speechModel.extensions voicemail is not available: the general model transcribed this item",
 };
@@ -35,16 +32,12 @@ export function featureWarnings(config: ConfigurationInput): Message[] {
     );
   }
   for (const name of [...(config.speechModel?.features ?? []), ...(config.speechModel?.extensions ?? [])]) {
-    if (name in NOT_YET) texts.push(NOT_YET[name as keyof typeof NOT_YET]);
+    const warning = NOT_YET[name as keyof typeof NOT_YET];
+    if (warning !== undefined) texts.push(warning);
   }
   if (config.vocabularies?.length) {
     texts.push(
       "configuration.vocabularies are checked but not yet used in recognition: custom terms do not change the transcript",
-    );
-  }
-  if (config.metrics?.some((metric) => metric.metricGroupName === "talk-style-tone-and-volume")) {
-    texts.push(
-      "configuration.metrics talk-style-tone-and-volume needs voice features (pitch, volume) Hark does not measure yet; the group is left out",
     );
   }
   if (config.publish?.enableAnalyticIndexing === true) {

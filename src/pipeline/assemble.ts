@@ -43,8 +43,8 @@ interface SpeakerTurn {
  *   word before it) ends a sentence: at the end of each turn and at a pause of `SENTENCE_PAUSE_MS` or more.
  * - Casing: words stay lower-case as the recogniser spells them, except that the first word of each
  *   sentence starts with a capital, and the pronoun "i" (also in "i'm", "i'll", "i've", "i'd") is "I".
- * - Confidences are rounded to 3 decimals. Words carry no `v`: VoiceBase's `v` is relative volume, not
- *   the channel; the channel is known from the turn's speaker.
+ * - Confidences are rounded to 3 decimals. Words carry `frq` and `v` (volume) when
+ *   measured (voice features), never the channel: the channel is known from the turn's speaker.
  *
  * `voiceActivity` has one element per speaker, in the order given, even for a speaker who said nothing.
  * `confidence` is the mean confidence of the spoken words, 0 when there are none.
@@ -63,7 +63,13 @@ export function assembleTranscript(speakers: readonly SpeakerWords[]): Assembled
     for (const word of turn.words) {
       const sentenceStart = previous === undefined || word.start - previous.end >= SENTENCE_PAUSE_MS;
       if (previous !== undefined && sentenceStart) fullStop(previous.end);
-      push({ c: round3(word.confidence), s: word.start, e: word.end, w: caseWord(word.word, sentenceStart) });
+      push({
+        c: round3(word.confidence),
+        s: word.start,
+        e: word.end,
+        w: caseWord(word.word, sentenceStart),
+        ...(word.voice && { frq: word.voice.frq, v: word.voice.v }),
+      });
       previous = word;
     }
     fullStop(last.end);

@@ -3,6 +3,7 @@ import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import type { RecognizedWord, SpeakerWords } from "../domain/transcript.ts";
 import { type ChannelSelection, decodeChannel, RECOGNIZER_SAMPLE_RATE } from "./decode.ts";
+import { measureVoice } from "./measure-voice.ts";
 import { fastestPlan } from "./piece-plan.ts";
 import { PocketsphinxRecognizer } from "./pocketsphinx.ts";
 import { allOrAbort, createLimiter, type Limiter } from "./pool.ts";
@@ -42,6 +43,8 @@ export interface TranscribeOptions {
    * among its speakers, since two channels in parallel already keep two cores busy.
    */
   balanceSlots?: number;
+  /** Measure each word's voice features (`RecognizedWord.voice`) on the decoded channel. */
+  voiceFeatures?: boolean;
   /** Passed to `detectSilences`. */
   silence?: { noiseDb?: number; minSilenceMs?: number };
   /** Where the per-call temporary directory goes; defaults to the OS temp dir. It is removed at the end. */
@@ -122,8 +125,11 @@ export async function transcribeSpeaker(
       }),
       signal,
     );
+    const words = pieces.flat();
+    // Measured here, while the decoded channel exists, rather than decoding the media a second time.
+    const measured = options.voiceFeatures ? await measureVoice(decoded, layout, words, signal) : words;
     progress(1);
-    return pieces.flat();
+    return measured;
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -13,7 +13,7 @@ import path from "node:path";
 import { type Analysis, analyse } from "../analytics/analyse.ts";
 import { conversationRoles } from "../analytics/metrics.ts";
 import { originalKey, redactedAudioKey } from "../blobs/blob-store.ts";
-import { NO_ANALYSES } from "../domain/configuration.ts";
+import { type AnalysisPlan, NO_ANALYSES } from "../domain/configuration.ts";
 import { errorEntry, messageCodes, type ErrorEntry, type Message } from "../domain/errors.ts";
 import type { MediaRecord } from "../domain/media.ts";
 import type { Transcript } from "../domain/transcript.ts";
@@ -113,8 +113,11 @@ async function transcribe(
 
     const tempDir = path.join(settings.dataDir, "tmp");
     await fs.mkdir(tempDir, { recursive: true });
+    // Items uploaded before analyses existed have no plan.
+    const plan = media.configuration.analyses ?? NO_ANALYSES;
     let reported = 0;
     const words = await transcribeMedia(file, speakers, {
+      voiceFeatures: measuresVoice(plan),
       recognizer: services.recognizer,
       ...(settings.recognizerConcurrency > 0 && { concurrency: settings.recognizerConcurrency }),
       tempDir,
@@ -137,8 +140,6 @@ async function transcribe(
     }
 
     await recordProgress(db, mediaId, "analyse", { status: "started" });
-    // Items uploaded before analyses existed have no plan.
-    const plan = media.configuration.analyses ?? NO_ANALYSES;
     const { definitions, missing: deleted } = await definitionsFor(db, media.account.accountId, plan);
     for (const { kind, name } of deleted) {
       messages.push({
@@ -160,6 +161,11 @@ async function transcribe(
     };
     return media.configuration.encryption ? encrypted(services, media, key, results) : results;
   });
+}
+
+/** Voice features are measured when the words show them, and for the metrics computed from them. */
+function measuresVoice(plan: AnalysisPlan): boolean {
+  return plan.voiceFeatures === true || plan.metricGroups.includes("talk-style-tone-and-volume");
 }
 
 /**

@@ -8,6 +8,7 @@ import { after, before, describe, test } from "node:test";
 import { parseCategoryQuery } from "../../src/analytics/categories.ts";
 import { detect, type DetectorName } from "../../src/analytics/detectors.ts";
 import { metricsOf } from "../../src/analytics/metrics.ts";
+import { talkStyleMetrics } from "../../src/analytics/talk-style.ts";
 import { conversation } from "../analytics/conversation-transcript.ts";
 import { predictionTranscript } from "../analytics/prediction-transcript.ts";
 import { startTestHark, type TestHark, refused } from "../support/harness.ts";
@@ -550,7 +551,7 @@ describe("definitions API", () => {
     assert.equal(_links.self.href, `${PUBLIC_URL}/v3/definition/metrics`);
     assert.deepEqual(
       metricGroups.map((group: { metricGroupName: string }) => group.metricGroupName),
-      ["overtalk", "sentiment", "talk-time-and-rate"],
+      ["overtalk", "sentiment", "talk-style-tone-and-volume", "talk-time-and-rate"],
     );
     const call = conversation({
       Agent: [[0, "thank you for calling how can I help"]],
@@ -560,7 +561,8 @@ describe("definitions API", () => {
       { speakerName: "Agent", sentimentValues: [{ s: 0, e: 3000, v: 0.5 }] },
       { speakerName: "Caller", sentimentValues: [{ s: 4000, e: 7000, v: -0.5 }] },
     ];
-    const computed = metricsOf(call, { agent: "Agent", caller: "Caller" }, sentiments);
+    const roles = { agent: "Agent", caller: "Caller" };
+    const computed = [...metricsOf(call, roles, sentiments), talkStyleMetrics(call, roles)];
     assert.equal(computed.length, metricGroups.length);
     for (const group of computed) {
       const defined = metricGroups.find(

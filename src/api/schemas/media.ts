@@ -70,7 +70,29 @@ export const Word = Type.Object(
         description: "`turn`: a speaker turn, spanning it, its words after it; `punc`: punctuation.",
       }),
     ),
-    v: Type.Optional(Type.Number({ description: "Relative volume of the word (voice features)." })),
+    v: Type.Optional(
+      Type.Number({
+        description:
+          "With `speechModel.features: [voiceFeatures]`: the word's volume, about 0 to 20 (0 is silence; it grows with the square of loudness). Never the channel: the turn gives the speaker.",
+      }),
+    ),
+    frq: Type.Optional(
+      Type.Array(
+        Type.Object({
+          f: Type.Number({ minimum: 0, description: "Frequency of the peak, Hz." }),
+          e: Type.Number({
+            minimum: 0,
+            maximum: 1,
+            description: "Energy of the peak relative to the word's strongest peak.",
+          }),
+        }),
+        {
+          maxItems: 2,
+          description:
+            "With `speechModel.features: [voiceFeatures]`: the word's two dominant spectral peaks, strongest first.",
+        },
+      ),
+    ),
   },
   { $id: "Word", description: "A `words[]` entry: a spoken word, a punctuation mark or a speaker turn." },
 );
