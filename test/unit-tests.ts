@@ -18,6 +18,7 @@ export const UNIT_TESTS: readonly string[] = [
   "test/analytics/detectors.test.ts",
   "test/analytics/knowledge.test.ts",
   "test/analytics/metrics.test.ts",
+  "test/analytics/punctuation.test.ts",
   "test/analytics/redact.test.ts",
   "test/analytics/sentences.test.ts",
   "test/analytics/speaker-sentiments.test.ts",

@@ -9,12 +9,9 @@ import { SPEECH_MODEL_EXTENSIONS, SPEECH_MODEL_FEATURES } from "../domain/config
 import { type ErrorEntry, errorEntry, type Message, messageCodes } from "../domain/errors.ts";
 import type { ConfigurationInput } from "./configuration-schema.ts";
 
-const NOT_YET: Record<
-  (typeof SPEECH_MODEL_FEATURES)[number] | (typeof SPEECH_MODEL_EXTENSIONS)[number],
-  string
+const NOT_YET: Partial<
+  Record<(typeof SPEECH_MODEL_FEATURES)[number] | (typeof SPEECH_MODEL_EXTENSIONS)[number], string>
 > = {
-  advancedPunctuation:
-    "configuration.speechModel.features advancedPunctuation is not computed yet: the transcript has full stops only",
   voiceFeatures:
     "configuration.speechModel.features voiceFeatures is not computed yet: words carry no frq, and v is not a volume",
   voicemail:
@@ -35,7 +32,8 @@ export function featureWarnings(config: ConfigurationInput): Message[] {
     );
   }
   for (const name of [...(config.speechModel?.features ?? []), ...(config.speechModel?.extensions ?? [])]) {
-    if (name in NOT_YET) texts.push(NOT_YET[name as keyof typeof NOT_YET]);
+    const text = NOT_YET[name as keyof typeof NOT_YET];
+    if (text !== undefined) texts.push(text);
   }
   if (config.transcript?.formatting?.enableNumberFormatting === true) {
     texts.push(

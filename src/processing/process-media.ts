@@ -12,8 +12,9 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { type Analysis, analyse } from "../analytics/analyse.ts";
 import { conversationRoles } from "../analytics/metrics.ts";
+import { punctuate } from "../analytics/punctuation.ts";
 import { originalKey, redactedAudioKey } from "../blobs/blob-store.ts";
-import { NO_ANALYSES } from "../domain/configuration.ts";
+import { type AnalysisPlan, NO_ANALYSES } from "../domain/configuration.ts";
 import { errorEntry, messageCodes, type ErrorEntry, type Message } from "../domain/errors.ts";
 import type { MediaRecord } from "../domain/media.ts";
 import type { Transcript } from "../domain/transcript.ts";
@@ -129,7 +130,13 @@ async function transcribe(
     });
     await recordProgress(db, mediaId, "transcribe", { status: "finished", fraction: 1 });
 
-    const assembled = givenTranscript(assembleTranscript(words), media, probe.lengthMs);
+    // Items uploaded before analyses existed have no plan.
+    const plan = media.configuration.analyses ?? NO_ANALYSES;
+    const assembled = punctuated(
+      givenTranscript(assembleTranscript(words), media, probe.lengthMs),
+      media,
+      plan,
+    );
     const transcript: Transcript = { ...assembled, alternateFormats: alternateFormats(assembled.words) };
     const messages: Message[] = [];
     if (!assembled.words.some((word) => word.m === undefined)) {
@@ -137,8 +144,6 @@ async function transcribe(
     }
 
     await recordProgress(db, mediaId, "analyse", { status: "started" });
-    // Items uploaded before analyses existed have no plan.
-    const plan = media.configuration.analyses ?? NO_ANALYSES;
     const { definitions, missing: deleted } = await definitionsFor(db, media.account.accountId, plan);
     for (const { kind, name } of deleted) {
       messages.push({
@@ -184,6 +189,15 @@ function givenTranscript(assembled: AssembledTranscript, media: MediaRecord, len
   // Every given word has c = 1 (see pipeline/align.ts), so the transcript's confidence is 1 once it has any.
   const confidence = words.some((word) => word.m === undefined) ? 1 : assembled.confidence;
   return { ...assembled, words, confidence };
+}
+
+/**
+ * Advanced punctuation, when the configuration asks for it, of a recognised transcript; a corrected one
+ * the client gave keeps the punctuation it was written with.
+ */
+function punctuated(assembled: AssembledTranscript, media: MediaRecord, plan: AnalysisPlan) {
+  if (!plan.advancedPunctuation || media.givenTranscript !== undefined) return assembled;
+  return { ...assembled, words: punctuate(assembled.words) };
 }
 
 /** The `redacted-audio` stream, when a detector asks for one: the original with a tone over each finding. */

@@ -222,6 +222,7 @@ describe("configuration", () => {
 
   test("analyses: knowledge, sentiment and verb-noun pairs by default; the rest when asked for", () => {
     assert.deepEqual(accepted({}).analyses, {
+      advancedPunctuation: false,
       knowledge: true,
       speakerSentiments: true,
       verbNounPairs: true,
@@ -233,6 +234,7 @@ describe("configuration", () => {
     });
     const detector = { detectorName: "PCI", redactor: { transcript: { replacement: "[redacted]" } } };
     const plan = accepted({
+      speechModel: { features: ["advancedPunctuation"] },
       knowledge: { enableDiscovery: false },
       speakerSentiments: false,
       conversation: { verbNounPairsEnabled: false },
@@ -245,6 +247,7 @@ describe("configuration", () => {
       },
     }).analyses;
     assert.deepEqual(plan, {
+      advancedPunctuation: true,
       knowledge: false,
       speakerSentiments: false,
       verbNounPairs: false,
