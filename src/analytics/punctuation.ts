@@ -22,7 +22,7 @@ export const STOP_PAUSE_MS = 600;
 /** A pause this long ends a sentence where the next word opens one and the previous can end one. */
 export const CUE_STOP_PAUSE_MS = 250;
 /** A pause this long inside a sentence is a comma, unless the previous word needs the next. */
-export const COMMA_PAUSE_MS = 150;
+export const COMMA_PAUSE_MS = 100;
 
 const WH = new Set(["what", "where", "when", "why", "who", "whom", "whose", "which", "how"]);
 const WH_IS = new Set(["what's", "where's", "who's", "how's", "when's", "why's"]);
@@ -67,6 +67,10 @@ const INTERJECTIONS = new Set([
   ...["hi", "hello", "hey", "yes", "yeah", "no", "okay", "ok", "well", "oh", "sure", "actually"],
   ...["alright", "right", "sorry", "please"],
 ]);
+/** Pronouns that may end a sentence though the tagger calls them determiners ("sorry to hear that"). */
+const ENDING_PRONOUNS = new Set(["that", "this", "it"]);
+/** Words that continue a "thank you". */
+const CONTINUE_THANKS = new Set(["for", "so", "very", "much", "again", "too", "all", "both"]);
 /** Tags of words that need the word after them, so no mark may follow. */
 const BINDING = new Set(["DET", "ADP", "AUX", "CCONJ", "SCONJ", "PART"]);
 
@@ -124,10 +128,23 @@ function endsSentence(spoken: readonly Spoken[], start: number, i: number): bool
   const word = spoken[i]!;
   const gap = word.gapAfter;
   if (gap >= STOP_PAUSE_MS) return true;
-  if (BINDING.has(word.pos) || WH.has(word.word)) return false;
   const next = i + 1;
+  if (thanks(spoken, i)) return true;
+  // "that" ends "sorry to hear that" although the tagger takes it for a determiner or conjunction.
+  if ((BINDING.has(word.pos) && !ENDING_PRONOUNS.has(word.word)) || WH.has(word.word)) return false;
   if (opensQuestion(spoken, next) && canPrecedeQuestion(spoken, start, i)) return true;
   return gap >= CUE_STOP_PAUSE_MS && opensSentence(spoken, next);
+}
+
+/**
+ * "thank you" (or "thanks") ends a sentence unless what follows continues it: "thank you for calling",
+ * "thank you very much", "thank you so much".
+ */
+function thanks(spoken: readonly Spoken[], i: number): boolean {
+  const word = spoken[i]!.word;
+  const thanked = word === "thanks" || (word === "you" && spoken[i - 1]?.word === "thank");
+  const next = spoken[i + 1]?.word;
+  return thanked && next !== undefined && !CONTINUE_THANKS.has(next);
 }
 
 /** A question opener at `at` starts a new sentence unless the words before lead into it. */
