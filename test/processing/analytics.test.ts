@@ -191,6 +191,20 @@ describe("speech analytics of a call", () => {
     }
   });
 
+  test("advanced punctuation asks the agent's questions and shows them in the text rendering", () => {
+    const marks = (analytics.transcript.words as { w: string; m?: string }[]).filter(
+      (word) => word.m === "punc",
+    );
+    assert.ok(
+      marks.some((mark) => mark.w === "?"),
+      `"how can I help you" and "what is your card number" are questions: ${JSON.stringify(marks)}`,
+    );
+    const text = analytics.transcript.alternateFormats.find(
+      (format: { format: string }) => format.format === "text",
+    );
+    assert.match(Buffer.from(text.data, "base64").toString("utf8"), /\?/);
+  });
+
   test("the redacted audio has a tone over the card number and the original elsewhere", async () => {
     const original = await pcm(call);
     const redactedFile = path.join(dir.dir, "redacted.wav");
