@@ -18,11 +18,11 @@ import type { Word } from "../domain/transcript.ts";
 import { its, nlp } from "./language.ts";
 
 /** A pause this long ends a sentence whatever the words (the pause-only rule of the plain transcript). */
-export const STOP_PAUSE_MS = 600;
+const STOP_PAUSE_MS = 600;
 /** A pause this long ends a sentence where the next word opens one and the previous can end one. */
-export const CUE_STOP_PAUSE_MS = 250;
+const CUE_STOP_PAUSE_MS = 250;
 /** A pause this long inside a sentence is a comma, unless the previous word needs the next. */
-export const COMMA_PAUSE_MS = 100;
+const COMMA_PAUSE_MS = 100;
 
 const WH = new Set(["what", "where", "when", "why", "who", "whom", "whose", "which", "how"]);
 const WH_IS = new Set(["what's", "where's", "who's", "how's", "when's", "why's"]);
@@ -110,7 +110,7 @@ export function punctuate(words: readonly Word[]): Word[] {
 }
 
 /** The mark after each word of one turn; the last word always gets one. */
-export function marksOf(spoken: readonly Spoken[]): Mark[] {
+function marksOf(spoken: readonly Spoken[]): Mark[] {
   const marks: Mark[] = spoken.map(() => undefined);
   let start = 0;
   for (let i = 0; i < spoken.length; i++) {
@@ -182,7 +182,7 @@ function opensSentence(spoken: readonly Spoken[], at: number): boolean {
 }
 
 /** Whether the sentence begun at `start` is a question. */
-export function isQuestion(spoken: readonly Spoken[], start: number): boolean {
+function isQuestion(spoken: readonly Spoken[], start: number): boolean {
   let at = start;
   while (at < spoken.length - 1 && LEADERS.has(spoken[at]!.word)) at += 1;
   return opensQuestion(spoken, at);
@@ -254,7 +254,7 @@ function turnsOf(words: readonly Word[]): { turn?: Word; spoken: Spoken[] }[] {
  * trained on written English). A word of several tokens ("didn't") takes its first token's tag; tokens are
  * matched to words by character offset, since wink-nlp's tokens with their preceding spaces rebuild the text.
  */
-export function tagsOf(words: readonly string[]): string[] {
+function tagsOf(words: readonly string[]): string[] {
   const starts: number[] = [];
   let text = "";
   for (const word of words) {
