@@ -17,6 +17,10 @@ import type { ItemToken } from "wink-nlp";
 import type { Word } from "../domain/transcript.ts";
 import { its, nlp } from "./language.ts";
 
+// The pauses were tuned with `npm run bench:punctuation`: pocketsphinx leaves 10 ms between words run
+// together, and flite's voices pause about 40-250 ms at a comma or full stop inside a turn, so a short
+// pause is already a cue; the words decide which mark it is. Real speech pauses longer and less evenly.
+
 /** A pause this long ends a sentence whatever the words (the pause-only rule of the plain transcript). */
 const STOP_PAUSE_MS = 600;
 /** A pause this long ends a sentence where the next word opens one and the previous can end one. */
