@@ -19,6 +19,7 @@ export const UNIT_TESTS: readonly string[] = [
   "test/analytics/knowledge.test.ts",
   "test/analytics/metrics.test.ts",
   "test/analytics/number-formatting.test.ts",
+  "test/analytics/punctuation.test.ts",
   "test/analytics/redact.test.ts",
   "test/analytics/sentences.test.ts",
   "test/analytics/speaker-sentiments.test.ts",

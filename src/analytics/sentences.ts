@@ -33,16 +33,20 @@ export interface TaggedSentence extends Sentence {
   tokens: TaggedToken[];
 }
 
+/** Marks that end a sentence; a comma (advanced punctuation, a given transcript) does not. */
+const SENTENCE_END = /[.?!]/;
+
 /**
- * The transcript's sentences, in order. The recogniser's only punctuation is the full stop entered at
- * pauses and turn changes, so those are the sentence ends; the tagger needs them to keep a pause apart.
+ * The transcript's sentences, in order. Full stops (at pauses and turn changes, or placed by advanced
+ * punctuation) and question marks are the sentence ends; the tagger needs them to keep a pause apart.
  */
 export function sentencesOf(transcript: Pick<Transcript, "words">): Sentence[] {
   const endsSentence = new Set<number>();
   let lastSpoken: number | undefined;
   for (const word of transcript.words) {
     if (word.m === undefined) lastSpoken = word.p;
-    else if (word.m === "punc" && lastSpoken !== undefined) endsSentence.add(lastSpoken);
+    else if (word.m === "punc" && lastSpoken !== undefined && SENTENCE_END.test(word.w))
+      endsSentence.add(lastSpoken);
   }
   const sentences: Sentence[] = [];
   turnsOf(transcript).forEach((turn, index) => {

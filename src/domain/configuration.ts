@@ -68,7 +68,7 @@ export interface Configuration {
   warnings?: Message[];
 }
 
-/** VoiceBase's `speechModel.features`. Hark computes `voiceFeatures`; `advancedPunctuation` not yet (a warning says so). */
+/** VoiceBase's `speechModel.features`; Hark computes both. */
 export const SPEECH_MODEL_FEATURES = ["advancedPunctuation", "voiceFeatures"] as const;
 /** VoiceBase's `speechModel.extensions`. */
 export const SPEECH_MODEL_EXTENSIONS = ["voicemail"] as const;
@@ -84,6 +84,8 @@ export type MetricGroupName = (typeof METRIC_GROUP_NAMES)[number];
 
 /** What a configuration asks to be computed; definitions are named, and looked up before analysing. */
 export interface AnalysisPlan {
+  /** `speechModel.features` has advancedPunctuation: commas, question marks and full stops by words and pauses. */
+  advancedPunctuation: boolean;
   knowledge: boolean;
   speakerSentiments: boolean;
   verbNounPairs: boolean;
@@ -115,6 +117,7 @@ export interface AnalysisPlan {
 
 /** Nothing beyond the transcript: what items uploaded before analyses existed are processed with. */
 export const NO_ANALYSES: AnalysisPlan = {
+  advancedPunctuation: false,
   knowledge: false,
   speakerSentiments: false,
   verbNounPairs: false,

@@ -242,7 +242,7 @@ export const ConfigurationSchema = closed(
   {
     $id: "Configuration",
     description:
-      "VoiceBase's `VbConfiguration`: every section VoiceBase documents is accepted. What Hark does not compute yet (voice features, advanced punctuation, custom vocabulary in recognition, the `talk-style-tone-and-volume` metrics, another engine or language model) is named in the media document's `warnings` (code 12003). Refused: a language other than English (10601), more than one `ingest.tracks`.",
+      "VoiceBase's `VbConfiguration`: every section VoiceBase documents is accepted. What Hark does not compute yet (custom vocabulary in recognition, the `voicemail` extension, another engine or language model) is named in the media document's `warnings` (code 12003). Refused: a language other than English (10601), more than one `ingest.tracks`.",
     examples: [
       {
         ingest: {

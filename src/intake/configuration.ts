@@ -254,6 +254,7 @@ function speakersOf(config: ConfigurationInput): SpeakerChannel[] {
 function analysisPlan(config: ConfigurationInput): AnalysisPlan {
   const categories = config.categories ?? [];
   return {
+    advancedPunctuation: config.speechModel?.features?.includes("advancedPunctuation") ?? false,
     knowledge: config.knowledge?.enableDiscovery ?? true,
     speakerSentiments: config.speakerSentiments ?? true,
     verbNounPairs: config.conversation?.verbNounPairsEnabled ?? true,

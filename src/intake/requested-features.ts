@@ -12,8 +12,6 @@ import type { ConfigurationInput } from "./configuration-schema.ts";
 const NOT_YET: Partial<
   Record<(typeof SPEECH_MODEL_FEATURES)[number] | (typeof SPEECH_MODEL_EXTENSIONS)[number], string>
 > = {
-  advancedPunctuation:
-    "configuration.speechModel.features advancedPunctuation is not computed yet: the transcript has full stops only",
   voicemail:
     "configuration.speechModel.extensions voicemail is not available: the general model transcribed this item",
 };

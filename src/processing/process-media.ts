@@ -12,6 +12,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { type Analysis, analyse } from "../analytics/analyse.ts";
 import { conversationRoles } from "../analytics/metrics.ts";
+import { punctuate } from "../analytics/punctuation.ts";
 import { originalKey, redactedAudioKey } from "../blobs/blob-store.ts";
 import { type AnalysisPlan, NO_ANALYSES } from "../domain/configuration.ts";
 import { errorEntry, messageCodes, type ErrorEntry, type Message } from "../domain/errors.ts";
@@ -132,7 +133,11 @@ async function transcribe(
     });
     await recordProgress(db, mediaId, "transcribe", { status: "finished", fraction: 1 });
 
-    const assembled = givenTranscript(assembleTranscript(words), media, probe.lengthMs);
+    const assembled = punctuated(
+      givenTranscript(assembleTranscript(words), media, probe.lengthMs),
+      media,
+      plan,
+    );
     const transcript: Transcript = { ...assembled, alternateFormats: alternateFormats(assembled.words) };
     const messages: Message[] = [];
     if (!assembled.words.some((word) => word.m === undefined)) {
@@ -190,6 +195,15 @@ function givenTranscript(assembled: AssembledTranscript, media: MediaRecord, len
   // Every given word has c = 1 (see pipeline/align.ts), so the transcript's confidence is 1 once it has any.
   const confidence = words.some((word) => word.m === undefined) ? 1 : assembled.confidence;
   return { ...assembled, words, confidence };
+}
+
+/**
+ * Advanced punctuation, when the configuration asks for it, of a recognised transcript; a corrected one
+ * the client gave keeps the punctuation it was written with.
+ */
+function punctuated(assembled: AssembledTranscript, media: MediaRecord, plan: AnalysisPlan) {
+  if (!plan.advancedPunctuation || media.givenTranscript !== undefined) return assembled;
+  return { ...assembled, words: punctuate(assembled.words) };
 }
 
 /** The `redacted-audio` stream, when a detector asks for one: the original with a tone over each finding. */

@@ -22,4 +22,15 @@ describe("sentencesOf", () => {
       ],
     );
   });
+
+  test("question marks end sentences; commas do not", () => {
+    const transcript = conversation([["Agent", "hello how are you"]]);
+    const punc = (after: number, w: string) => ({ p: 0, c: 0, s: after, e: after, w, m: "punc" as const });
+    const [turn, hello, how, are, you] = transcript.words;
+    const words = [turn!, hello!, punc(hello!.e, ","), how!, are!, you!, punc(you!.e, "?")];
+    assert.deepEqual(
+      sentencesOf({ words }).map((sentence) => sentence.words.map((word) => word.w).join(" ")),
+      ["Hello how are you"],
+    );
+  });
 });

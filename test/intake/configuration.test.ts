@@ -222,6 +222,7 @@ describe("configuration", () => {
 
   test("analyses: knowledge, sentiment, verb-noun pairs and number formatting by default; the rest when asked for", () => {
     assert.deepEqual(accepted({}).analyses, {
+      advancedPunctuation: false,
       knowledge: true,
       speakerSentiments: true,
       verbNounPairs: true,
@@ -235,6 +236,7 @@ describe("configuration", () => {
     });
     const detector = { detectorName: "PCI", redactor: { transcript: { replacement: "[redacted]" } } };
     const plan = accepted({
+      speechModel: { features: ["advancedPunctuation"] },
       knowledge: { enableDiscovery: false },
       speakerSentiments: false,
       conversation: { verbNounPairsEnabled: false },
@@ -247,6 +249,7 @@ describe("configuration", () => {
       },
     }).analyses;
     assert.deepEqual(plan, {
+      advancedPunctuation: true,
       knowledge: false,
       speakerSentiments: false,
       verbNounPairs: false,

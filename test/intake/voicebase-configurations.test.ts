@@ -96,10 +96,11 @@ describe("VoiceBase configurations", () => {
     assert.deepEqual(config.vocabularyNames, ["earningsCalls"]);
     const warnings = (config.warnings ?? []).map((warning) => warning.message).join("\n");
     assert.ok(config.warnings?.every((warning) => warning.code === 12003));
-    assert.match(warnings, /advancedPunctuation/);
-    // Profanity filtering is computed: nothing to warn of; the plan carries it.
+    // Advanced punctuation and profanity filtering are computed: nothing to warn of; the plan carries them.
+    assert.doesNotMatch(warnings, /advancedPunctuation/);
     assert.doesNotMatch(warnings, /ProfanityFiltering/);
     assert.equal(config.analyses.profanityFiltering, true);
+    assert.equal(config.analyses.advancedPunctuation, true);
     assert.match(warnings, /vocabularies/);
     assert.match(warnings, /enableAnalyticIndexing/);
     // Hark formats numbers, and turns it off when asked: nothing to warn of.
@@ -110,16 +111,21 @@ describe("VoiceBase configurations", () => {
   test("a contact-centre configuration with every other section is accepted, each gap warned of", () => {
     const config = accepted(CONTACT_CENTRE);
     const warnings = (config.warnings ?? []).map((warning) => warning.message);
-    for (const named of [/model "Titan"/, /additionalSpeechModels/, /advancedPunctuation/, /voicemail/]) {
+    for (const named of [/model "Titan"/, /additionalSpeechModels/, /voicemail/]) {
       assert.ok(
         warnings.some((warning) => named.test(warning)),
         `${named} in ${JSON.stringify(warnings)}`,
       );
     }
-    // Number formatting, voice features and the metrics made from them are computed: nothing to warn of.
-    for (const computed of [/NumberFormatting/, /voiceFeatures/, /talk-style-tone-and-volume/])
+    // Number formatting, punctuation, voice features and the metrics made from them are computed.
+    for (const computed of [
+      /NumberFormatting/,
+      /advancedPunctuation/,
+      /voiceFeatures/,
+      /talk-style-tone-and-volume/,
+    ])
       assert.ok(!warnings.some((warning) => computed.test(warning)), `${computed} is computed`);
-    assert.equal(warnings.length, 4, JSON.stringify(warnings));
+    assert.equal(warnings.length, 3, JSON.stringify(warnings));
     assert.equal(config.analyses.numberFormatting, true);
     assert.equal(config.priority, "normal");
     assert.equal(config.analyses.voiceFeatures, true);

@@ -10,7 +10,7 @@ import { run } from "../../src/pipeline/run.ts";
 import { parseWavHeader, wavHeader } from "../../src/pipeline/wav.ts";
 
 /** flite's voices; `rms` is the one pocketsphinx recognises best (about 2% word error). */
-export type FliteVoice = "rms" | "slt" | "awb" | "kal";
+export type FliteVoice = "rms" | "slt" | "awb" | "kal" | "kal16";
 
 /** A piece of a synthetic recording: a sentence in a voice, or a stretch of silence. */
 export type SpeechPart = { text: string; voice?: FliteVoice } | { silenceMs: number };

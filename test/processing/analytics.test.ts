@@ -193,6 +193,20 @@ describe("speech analytics of a call", () => {
     }
   });
 
+  test("advanced punctuation asks the agent's questions and shows them in the text rendering", () => {
+    const marks = (analytics.transcript.words as { w: string; m?: string }[]).filter(
+      (word) => word.m === "punc",
+    );
+    assert.ok(
+      marks.some((mark) => mark.w === "?"),
+      `"how can I help you" and "what is your card number" are questions: ${JSON.stringify(marks)}`,
+    );
+    const text = analytics.transcript.alternateFormats.find(
+      (format: { format: string }) => format.format === "text",
+    );
+    assert.match(Buffer.from(text.data, "base64").toString("utf8"), /\?/);
+  });
+
   test("the redacted audio has a tone over the card number and the original elsewhere", async () => {
     const original = await pcm(call);
     const redactedFile = path.join(dir.dir, "redacted.wav");
@@ -286,23 +300,64 @@ describe("speech analytics of a call", () => {
     const warnings = (analytics.warnings as { code: number; message: string }[]).filter(
       (warning) => warning.code === 12003,
     );
-    for (const named of [
-      "Titan",
-      "advancedPunctuation",
-      "voicemail",
-      "vocabularies",
-      "enableAnalyticIndexing",
-    ]) {
+    for (const named of ["Titan", "voicemail", "vocabularies", "enableAnalyticIndexing"]) {
       assert.ok(
         warnings.some((warning) => warning.message.includes(named)),
         `a warning names ${named}: ${JSON.stringify(warnings)}`,
       );
     }
-    for (const computed of ["voiceFeatures", "talk-style-tone-and-volume"])
+    for (const computed of ["advancedPunctuation", "voiceFeatures", "talk-style-tone-and-volume"])
       assert.ok(
         !warnings.some((warning) => warning.message.includes(computed)),
         `${computed} is computed, not warned of`,
       );
+  });
+
+  test("the stereo call comes back in VoiceBase's shapes: turns, punctuation, voice features, renderings", () => {
+    const words = analytics.transcript.words as {
+      m?: string;
+      w: string;
+      s: number;
+      e: number;
+      c: number;
+      v?: number;
+      frq?: { f: number; e: number }[];
+    }[];
+    // Each turn entry spans its turn, and the turn's words follow it.
+    words.forEach((entry, index) => {
+      if (entry.m !== "turn") return;
+      const next = words.findIndex((other, at) => at > index && other.m === "turn");
+      const turn = words.slice(index + 1, next === -1 ? undefined : next).filter((word) => !word.m);
+      assert.equal(entry.s, turn[0]?.s, `turn ${entry.w} at ${entry.s} starts with its first word`);
+      assert.equal(entry.e, turn.at(-1)?.e, `turn ${entry.w} at ${entry.s} ends with its last word`);
+    });
+    const marks = words.filter((word) => word.m === "punc");
+    assert.ok(marks.every((mark) => mark.c === 0));
+    assert.ok(
+      marks.some((mark) => mark.w === "?" || mark.w === ","),
+      JSON.stringify(marks),
+    );
+    // Voice features on every spoken word (a redacted word keeps its sound's).
+    for (const word of words.filter((entry) => !entry.m)) {
+      assert.ok(typeof word.v === "number" && word.v >= 0, JSON.stringify(word));
+      assert.ok(Array.isArray(word.frq) && word.frq.length > 0, JSON.stringify(word));
+    }
+    assert.ok(
+      analytics.metrics.some(
+        (group: { metricGroupName: string }) => group.metricGroupName === "talk-style-tone-and-volume",
+      ),
+    );
+    const rendering = (format: string) => {
+      const found = analytics.transcript.alternateFormats.find(
+        (alternate: { format: string }) => alternate.format === format,
+      );
+      assert.equal(found.contentEncoding, "Base64");
+      return Buffer.from(found.data, "base64").toString("utf8");
+    };
+    assert.match(rendering("text"), /Agent: /);
+    assert.match(rendering("text"), /Caller: /);
+    assert.match(rendering("srt"), /Caller: /);
+    assert.match(rendering("dfxp"), /xmlns="http:\/\/www\.w3\.org\/2006\/04\/ttaf1"/);
   });
 
   test("what a client reads is what the OpenAPI description says, and no field is lost on the way", async () => {
