@@ -7,7 +7,7 @@
  *
  * Two sets: "tuned", the examples the formatter was written and unit-tested against
  * (test/analytics/number-formatting.test.ts), and "held-out", sentences generated here from a fixed seed
- * that the formatter was never adjusted to. Run: node_modules/.bin/node scripts/measure-number-formatting.ts
+ * that the formatter was never adjusted to. Run: npm run bench:numbers
  */
 import { join } from "node:path";
 import { formatNumbers, numberReplacements } from "../src/analytics/number-formatting.ts";
