@@ -7,7 +7,6 @@
  * A burst cut short by a crash runs again from its first try once its claim lapses, and one handed back
  * by a stopping process at once: a receiver may see a try twice, always with the same `webhook-id`.
  */
-import { BlobNotFoundError } from "../blobs/blob-store.ts";
 import type { AttemptRecord, BurstEnd, BurstOutcome, ClaimedDelivery } from "../domain/delivery.ts";
 import { nextScheduledAttempt, type Schedule } from "../domain/schedule.ts";
 import type { OutboundRequest } from "../net/callback-sender.ts";
@@ -51,6 +50,7 @@ export async function runBurst(
   const { db, clock, settings } = services;
   const schedule = scheduleOf(settings);
   const body = await bodyOf(services, delivery);
+  if (body === undefined) return bodyGone(services, delivery);
   let lastTry: AttemptRecord | undefined;
   for (let attempt = 0; attempt < schedule.burst; attempt++) {
     if (lastTry) {
@@ -134,14 +134,45 @@ async function signatureOf(
 
 /**
  * A body kept in its row is sent from memory; one in the blob store (a media stream, a large rendered body)
- * is opened afresh for each try, never buffered.
+ * is opened afresh for each try, never buffered. Undefined when that blob is gone.
  */
-async function bodyOf(services: Services, delivery: ClaimedDelivery): Promise<OutboundRequest["body"]> {
+async function bodyOf(
+  services: Services,
+  delivery: ClaimedDelivery,
+): Promise<OutboundRequest["body"] | undefined> {
   if (delivery.body) return delivery.body;
   const key = delivery.bodyBlob;
   if (key === undefined) throw new Error(`delivery ${delivery.deliveryId} has no body`);
   const length = await services.blobs.size(key);
-  if (length === undefined)
-    throw new BlobNotFoundError(`the body of delivery ${delivery.deliveryId} is gone`);
+  if (length === undefined) return undefined;
   return { open: () => services.blobs.read(key), length };
+}
+
+/**
+ * A delivery whose body is gone from the blob store (deleted by hand, a lost bucket, a restore without
+ * blobs) can never be sent: it ends exhausted, with a try that says why, rather than failing its burst,
+ * which would leave it claimed and taken again each time its claim lapses, forever, and keep the sweeper
+ * from deleting its item. Nothing is sent.
+ */
+function bodyGone(services: Services, delivery: ClaimedDelivery): BurstEnd {
+  const now = services.clock.now();
+  const errorMessage = `The callback's body is gone from the blob store (${delivery.bodyBlob}); it can never be sent`;
+  services.log.error(
+    { deliveryId: delivery.deliveryId, mediaId: delivery.mediaId, blob: delivery.bodyBlob },
+    "a callback's body is gone; the delivery is exhausted",
+  );
+  return {
+    deliveryId: delivery.deliveryId,
+    claim: delivery.claim,
+    outcome: { state: "exhausted", at: now },
+    lastTry: {
+      deliveryId: delivery.deliveryId,
+      scheduledAttempt: delivery.scheduledAttempt,
+      try: 0,
+      startedAt: now,
+      durationMs: 0,
+      errorMessage,
+      succeeded: false,
+    },
+  };
 }

@@ -82,4 +82,55 @@ describe("callback bodies too large for their rows", () => {
       "gone with the item",
     );
   });
+
+  test("a body gone from the blob store ends its delivery exhausted, with one try recorded saying so", async () => {
+    receiver.answer("/gone", { status: 503 });
+    const response = await hark.upload(token, {
+      media: audio.file,
+      configuration: { publish: { callbacks: [{ url: `${receiver.url}/gone` }] } },
+    });
+    assert.equal(response.statusCode, 200, response.body);
+    const mediaId = response.json().mediaId as string;
+    const [deliveryId] = (await hark.api(token, "GET", `/v3/media/${mediaId}/callbacks`))
+      .json()
+      .callbacks.map((c: { deliveryId: string }) => c.deliveryId);
+    const states: string[] = [];
+    const exhausted = new Promise<void>((resolve) => {
+      const listener = (event: { deliveryId: string; state: string }) => {
+        if (event.deliveryId !== deliveryId) return;
+        states.push(event.state);
+        if (event.state === "will-retry") {
+          // The first scheduled attempt failed; its body vanishes before the second.
+          void hark.services.blobs.delete(callbackBodyKey(mediaId, 0));
+        }
+        if (event.state !== "exhausted") return;
+        hark.services.events.off("delivery.burst-ended", listener);
+        resolve();
+      };
+      hark.services.events.on("delivery.burst-ended", listener);
+    });
+    await exhausted;
+    assert.deepEqual(states, ["will-retry", "exhausted"], "ended, not claimed again and again");
+
+    const [entry] = (await hark.api(token, "GET", `/v3/media/${mediaId}/callbacks`)).json().callbacks;
+    assert.equal(entry.state, "exhausted");
+    const tries = entry.attempts;
+    assert.equal(tries.length, 3, "two tries that reached the receiver, and the one that found no body");
+    const last = tries[2];
+    assert.equal(last.scheduledAttempt, 1);
+    assert.equal(last.succeeded, false);
+    assert.equal(last.statusCode, undefined, "nothing was sent");
+    assert.match(last.errorMessage, /body .*gone/);
+    assert.equal(
+      receiver.received.filter((r) => r.path === "/gone").length,
+      2,
+      "nothing sent without a body",
+    );
+
+    const { rows } = await hark.services.db.query<{ due: boolean }>(
+      "select due_at is not null as due from deliveries where delivery_id = $1",
+      [deliveryId],
+    );
+    assert.deepEqual(rows, [{ due: false }], "no dispatcher takes it again");
+  });
 });
