@@ -6,6 +6,7 @@
 import { Type } from "typebox";
 import { deliveryLogEntry } from "../documents/callbacks-section.ts";
 import { mediaUrl } from "../documents/media-document.ts";
+import { REDELIVERY_INTERVAL_MS } from "../domain/delivery.ts";
 import { ApiError } from "../domain/errors.ts";
 import type { Services } from "../services.ts";
 import { attemptsOf, deliveriesOf, redeliver } from "../store/deliveries.ts";
@@ -60,23 +61,37 @@ export function registerCallbackRoutes(app: HarkApp, services: Services): void {
         tags: TAGS,
         summary: "Send a callback again, from a fresh schedule",
         ...harkAddition(
-          "The same body and `webhook-id` as before, also after the callback succeeded or was exhausted. Refused while processing has not ended, for a skipped callback, and while a burst of tries is running. Takes no body.",
+          "The same body and `webhook-id` as before, also after the callback succeeded or was exhausted, or to bring forward a next scheduled attempt. Refused (409) while processing has not ended, for a skipped callback, while the callback is due to be sent or a burst of tries is running; of concurrent redeliveries one is accepted. Refused (429, with `Retry-After` in seconds) less than a minute after the callback's last accepted redelivery. Takes no body.",
         ),
         params: DeliveryParams,
         response: {
           202: response(CallbackLogEntry, "Scheduled; the callback's log entry."),
-          ...accountRefusals("notFound", "redeliveryRefused"),
+          ...accountRefusals("notFound", "redeliveryRefused", "redeliveryTooSoon"),
         },
       },
     },
     async (request, reply) => {
       const media = await findMedia(services, request.account.accountId, request.params.mediaId);
       const { deliveryId } = request.params;
-      const result = await redeliver(db, media.mediaId, deliveryId.toLowerCase(), clock.now());
+      const result = await redeliver(
+        db,
+        media.mediaId,
+        deliveryId.toLowerCase(),
+        clock.now(),
+        REDELIVERY_INTERVAL_MS,
+      );
       if (result === undefined) {
         throw new ApiError("notFound", `This media has no callback ${JSON.stringify(deliveryId)}`);
       }
-      if (typeof result === "string") throw new ApiError("redeliveryRefused", refusal(result));
+      if ("retryAfterMs" in result) {
+        const seconds = Math.ceil(result.retryAfterMs / 1000);
+        reply.header("retry-after", String(seconds));
+        throw new ApiError(
+          "redeliveryTooSoon",
+          `This callback was redelivered less than ${REDELIVERY_INTERVAL_MS / 1000} s ago; redeliver it again in ${seconds} s`,
+        );
+      }
+      if (!("deliveryId" in result)) throw new ApiError("redeliveryRefused", refusal(result.state));
       services.events.emit("delivery.scheduled", { deliveryId: result.deliveryId, mediaId: media.mediaId });
       const attempts = (await attemptsOf(db, media.mediaId)).get(result.deliveryId) ?? [];
       return reply.status(202).send(deliveryLogEntry(result, attempts));
@@ -91,6 +106,9 @@ function refusal(state: string): string {
       return "Processing has not ended yet; the callback goes out when it does";
     case "skipped":
       return "This callback was skipped (nothing to send: failed processing, or a stream the media does not have)";
+    case "pending":
+    case "will-retry":
+      return "This callback is due to be sent now (another redelivery may have just been accepted); read the delivery log once its burst has ended";
     case "trying":
       return "A burst of tries of this callback is running; redeliver once it has ended";
     default:

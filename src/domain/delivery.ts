@@ -37,6 +37,12 @@ export interface ClaimedDelivery extends DeliveryRecord {
   bodyBlob: string | undefined;
 }
 
+/**
+ * The least time between two accepted redeliveries of one callback: each sends its whole body again (a
+ * media callback, the recording), so a client looping on "send it again" is held to one burst a minute.
+ */
+export const REDELIVERY_INTERVAL_MS = 60_000;
+
 /** What processing's end decides for a callback: never sent, or pending with the bytes every try sends. */
 export type DeliveryFate =
   | { position: number; state: "skipped" }

@@ -73,8 +73,10 @@ export const errorCodes = {
   signingSecretExpiryInvalid: { code: 11302, status: 400 },
   /** The signing secret has expired already: it cannot be given another expiry. */
   signingSecretExpired: { code: 11303, status: 409 },
-  /** A redelivery of a callback that has nothing to send yet, or has a burst running. */
+  /** A redelivery of a callback that has nothing to send yet, is due to be sent, or has a burst running. */
   redeliveryRefused: { code: 11401, status: 409 },
+  /** A redelivery sooner than `REDELIVERY_INTERVAL_MS` after the callback's last accepted redelivery. */
+  redeliveryTooSoon: { code: 11402, status: 429 },
   /** The body of `POST /v3/security/public-keys` is not an OpenPGP public key that can encrypt now. */
   invalidPublicKey: { code: 11501, status: 400 },
   /** `configuration.encryption.publicKeyId` names no public key of the account (or it was deleted). */

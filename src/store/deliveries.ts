@@ -231,34 +231,63 @@ export async function releaseClaims(
   );
 }
 
+/** Whether the delivery `d`'s current schedule was started by a redelivery. */
+const REDELIVERED = `exists (select 1 from delivery_attempts a
+                             where a.delivery_id = d.delivery_id and a.started_at < d.first_try_at)`;
+
+/** Why a redelivery was not accepted: the state the delivery was in, or how long to wait. */
+export type RedeliveryRefusal = { state: DeliveryState } | { retryAfterMs: number };
+
 /**
  * Starts a delivery's schedule afresh from `now`, with its same body and `webhook-id`: a client's
- * "send it again", also after it succeeded or was exhausted. Resolves to the delivery, now pending, or
- * to the state that kept it from being rescheduled: processing has not ended (`waiting`), there is
- * nothing to send (`skipped`), or a burst is running (`trying`: its outcome would overwrite the new
- * schedule). Undefined when the media item has no such delivery.
+ * "send it again", also after it succeeded or was exhausted, or to bring forward a next scheduled attempt
+ * that is not due yet. Resolves to the delivery, now pending, or to why it was not rescheduled: processing
+ * has not ended (`waiting`), there is nothing to send (`skipped`), it is due to be sent already
+ * (`pending`, or `will-retry` and due), a burst is running (`trying`: its outcome would overwrite the new
+ * schedule), or it was redelivered less than `intervalMs` ago. Undefined when the media item has no such
+ * delivery.
+ *
+ * One conditional update decides, so that of concurrent redeliveries exactly one is accepted: the others
+ * find the row pending once the first commits. A schedule that a redelivery started is one whose
+ * `first_try_at` is later than a try already made (the first schedule's tries all start at or after it).
  */
 export async function redeliver(
   sql: Sql,
   mediaId: string,
   deliveryId: string,
   now: Date,
-): Promise<DeliveryRecord | DeliveryState | undefined> {
+  intervalMs: number,
+): Promise<DeliveryRecord | RedeliveryRefusal | undefined> {
+  const notBefore = new Date(now.getTime() - intervalMs);
   const { rows } = await sql.query<DeliveryRow>(
-    `update deliveries
+    `update deliveries d
      set state = 'pending', scheduled_attempt = 0, first_try_at = $3, next_try_at = $3, due_at = $3,
          ended_at = null, claim = null
-     where delivery_id = $2 and media_id = $1 and state in ('pending', 'will-retry', 'succeeded', 'exhausted')
+     where delivery_id = $2 and media_id = $1
+       and (state in ('succeeded', 'exhausted') or (state = 'will-retry' and due_at > $3))
+       and not (first_try_at > $4 and ${REDELIVERED})
      returning ${RECORD_COLUMNS}`,
-    [mediaId, deliveryId, now],
+    [mediaId, deliveryId, now, notBefore],
   );
   if (rows[0]) return toRecord(rows[0]);
-  // Not rescheduled: say why (a state read after the refusal; it only explains the refusal).
-  const { rows: found } = await sql.query<{ state: DeliveryState }>(
-    "select state from deliveries where delivery_id = $2 and media_id = $1",
-    [mediaId, deliveryId],
+  // Not rescheduled: say why (read after the refusal; it only explains the refusal).
+  const { rows: found } = await sql.query<{
+    state: DeliveryState;
+    due: boolean;
+    first_try_at: Date | null;
+    redelivered: boolean;
+  }>(
+    `select state, due_at <= $3 as due, first_try_at, ${REDELIVERED} as redelivered
+     from deliveries d where delivery_id = $2 and media_id = $1`,
+    [mediaId, deliveryId, now],
   );
-  return found[0]?.state;
+  const row = found[0];
+  if (!row) return undefined;
+  if (row.state === "will-retry" && row.due) return { state: "pending" };
+  if (!["succeeded", "exhausted", "will-retry"].includes(row.state)) return { state: row.state };
+  const wait = (row.first_try_at?.getTime() ?? 0) + intervalMs - now.getTime();
+  if (row.redelivered && wait > 0) return { retryAfterMs: wait };
+  return { state: row.state };
 }
 
 /** How many tries each delivery of a media item has had, and how the last went. */

@@ -121,6 +121,41 @@ describe("delivery log and redelivery", () => {
     );
   });
 
+  test("concurrent redeliveries start one burst; another within a minute is told when to come back", async () => {
+    const mediaId = await upload([{ url: `${receiver.url}/once` }]);
+    const [{ deliveryId }] = (await log(mediaId)).callbacks;
+    const firstEnded = burstEnded(deliveryId, "succeeded");
+    await receiver.next("/once");
+    await firstEnded;
+
+    const redeliveredEnded = burstEnded(deliveryId, "succeeded");
+    const url = `/v3/media/${mediaId}/callbacks/${deliveryId}/redeliver`;
+    const answers = await Promise.all(Array.from({ length: 20 }, () => call("POST", url)));
+    const accepted = answers.filter((answer) => answer.statusCode === 202);
+    assert.equal(accepted.length, 1, answers.map((answer) => answer.statusCode).join(" "));
+    for (const refused of answers.filter((answer) => answer.statusCode !== 202)) {
+      assert.ok([409, 429].includes(refused.statusCode), refused.body);
+      assert.equal(refused.json().status, refused.statusCode);
+      assert.ok([11401, 11402].includes(refused.json().errors[0].code), refused.body);
+    }
+    await redeliveredEnded;
+    assert.equal((await log(mediaId)).callbacks[0].state, "succeeded");
+    assert.equal(
+      receiver.received.filter((r) => r.path === "/once").length,
+      2,
+      "the first delivery and exactly one redelivered burst",
+    );
+
+    const tooSoon = await call("POST", url);
+    assert.equal(tooSoon.statusCode, 429, tooSoon.body);
+    const retryAfter = Number(tooSoon.headers["retry-after"]);
+    assert.ok(retryAfter >= 1 && retryAfter <= 60, `Retry-After: ${tooSoon.headers["retry-after"]}`);
+    assert.equal(tooSoon.json().status, 429);
+    assert.equal(tooSoon.json().errors[0].code, 11402);
+    assert.match(tooSoon.json().errors[0].error, /redeliver/i);
+    assert.equal((await log(mediaId)).callbacks[0].state, "succeeded", "nothing rescheduled");
+  });
+
   test("a callback URL's query (a pre-signed URL's credentials) is never logged", async () => {
     const lines: string[] = [];
     const logged = await startTestHark(

@@ -15,6 +15,7 @@ import { freshDatabase, type TestDatabase } from "../support/database.ts";
 import { finishWith } from "../support/finish.ts";
 
 const T0 = new Date("2025-06-01T12:00:00Z");
+const MINUTE = 60_000;
 const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);
 
 describe("deliveries as a queue", () => {
@@ -205,13 +206,13 @@ describe("deliveries as a queue", () => {
     assert.equal(next?.scheduledAttempt, 1);
   });
 
-  it("redelivery starts the schedule afresh from now, unless there is nothing to send or a burst runs", async () => {
+  it("redelivery starts the schedule afresh from now, unless there is nothing to send, it is due, a burst runs or the last redelivery was under a minute ago", async () => {
     const base = 5000;
     const deliveryId = await pendingDelivery(at(base));
     const mediaId = (await mediaOf(deliveryId)) ?? "";
     const [claimed] = await claimDue(db, at(base), 10, at(base + 30));
     assert.ok(claimed);
-    assert.equal(await redeliver(db, mediaId, deliveryId, at(base + 1)), "trying");
+    assert.deepEqual(await redeliver(db, mediaId, deliveryId, at(base + 1), MINUTE), { state: "trying" });
     await endBursts(db, [
       {
         deliveryId,
@@ -221,8 +222,8 @@ describe("deliveries as a queue", () => {
       },
     ]);
 
-    const again = await redeliver(db, mediaId, deliveryId, at(base + 600));
-    assert.ok(typeof again === "object");
+    const again = await redeliver(db, mediaId, deliveryId, at(base + 600), MINUTE);
+    assert.ok(again && "deliveryId" in again, JSON.stringify(again));
     assert.equal(again.state, "pending");
     assert.deepEqual(again.nextTryAt, at(base + 600));
     assert.equal(again.endedAt, undefined);
@@ -231,18 +232,38 @@ describe("deliveries as a queue", () => {
     assert.equal(next?.scheduledAttempt, 0, "the schedule starts again");
     assert.deepEqual(next?.firstTryAt, at(base + 600), "counted from the redelivery");
     assert.equal(JSON.parse(String(next?.body)).mediaId, mediaId, "the same body");
+    await endBursts(db, [
+      {
+        deliveryId,
+        claim: next?.claim ?? "",
+        outcome: { state: "succeeded", at: at(base + 601) },
+        lastTry: { ...lastTry(deliveryId, true), startedAt: at(base + 600) },
+      },
+    ]);
+    assert.deepEqual(
+      await redeliver(db, mediaId, deliveryId, at(base + 630), MINUTE),
+      { retryAfterMs: 30_000 },
+      "a minute between redeliveries",
+    );
+    const later = await redeliver(db, mediaId, deliveryId, at(base + 660), MINUTE);
+    assert.ok(later && "deliveryId" in later, "a minute after the last redelivery");
+    assert.deepEqual(
+      await redeliver(db, mediaId, deliveryId, at(base + 660), MINUTE),
+      { state: "pending" },
+      "not while it is due already",
+    );
 
     assert.equal(
-      await redeliver(db, randomUUID(), deliveryId, at(base)),
+      await redeliver(db, randomUUID(), deliveryId, at(base), MINUTE),
       undefined,
       "another item's delivery",
     );
     await db.query("update deliveries set state = 'skipped', due_at = null where delivery_id = $1", [
       deliveryId,
     ]);
-    assert.equal(await redeliver(db, mediaId, deliveryId, at(base + 700)), "skipped");
+    assert.deepEqual(await redeliver(db, mediaId, deliveryId, at(base + 700), MINUTE), { state: "skipped" });
     await db.query("update deliveries set state = 'waiting' where delivery_id = $1", [deliveryId]);
-    assert.equal(await redeliver(db, mediaId, deliveryId, at(base + 700)), "waiting");
+    assert.deepEqual(await redeliver(db, mediaId, deliveryId, at(base + 700), MINUTE), { state: "waiting" });
   });
 
   async function mediaOf(deliveryId: string): Promise<string | undefined> {
