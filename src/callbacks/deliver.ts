@@ -156,7 +156,8 @@ async function bodyOf(
  */
 function bodyGone(services: Services, delivery: ClaimedDelivery): BurstEnd {
   const now = services.clock.now();
-  const errorMessage = `The callback's body is gone from the blob store (${delivery.bodyBlob}); it can never be sent`;
+  // The blob's key is Hark's own business: it goes to the log, not into the client's delivery log.
+  const errorMessage = "The callback's stored body is gone; it can never be sent";
   services.log.error(
     { deliveryId: delivery.deliveryId, mediaId: delivery.mediaId, blob: delivery.bodyBlob },
     "a callback's body is gone; the delivery is exhausted",
@@ -171,6 +172,7 @@ function bodyGone(services: Services, delivery: ClaimedDelivery): BurstEnd {
       try: 0,
       startedAt: now,
       durationMs: 0,
+      errorKind: "body-missing",
       errorMessage,
       succeeded: false,
     },

@@ -50,7 +50,9 @@ export type DeliveryFate =
   | { position: number; state: "pending"; contentType: string; bodyBlob: string };
 
 /** Why a try failed, when it did not get a 2xx. */
-export type ErrorKind = "dns" | "connect" | "tls" | "timeout" | "refused-address" | "http-status";
+/** Why a try failed; `body-missing`: the stored body is gone, so no try can ever be made. */
+export type ErrorKind =
+  "dns" | "connect" | "tls" | "timeout" | "refused-address" | "http-status" | "body-missing";
 
 export interface TryResult {
   succeeded: boolean;

@@ -121,6 +121,8 @@ describe("callback bodies too large for their rows", () => {
     assert.equal(last.succeeded, false);
     assert.equal(last.statusCode, undefined, "nothing was sent");
     assert.match(last.errorMessage, /body .*gone/);
+    assert.equal(last.errorKind, "body-missing");
+    assert.doesNotMatch(last.errorMessage, /media\//, "no storage key in what the client reads");
     assert.equal(
       receiver.received.filter((r) => r.path === "/gone").length,
       2,

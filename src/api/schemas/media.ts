@@ -143,10 +143,13 @@ export const StreamList = Type.Object(
   { $id: "StreamList", description: "VoiceBase's `VbStreams`." },
 );
 
-const ERROR_KIND = Type.Enum(["dns", "connect", "tls", "timeout", "refused-address", "http-status"], {
-  description:
-    "Why a try failed: no answer (DNS, connection, TLS, timeout), an address refused, or not a 2xx.",
-});
+const ERROR_KIND = Type.Enum(
+  ["dns", "connect", "tls", "timeout", "refused-address", "http-status", "body-missing"],
+  {
+    description:
+      "Why a try failed: no answer (DNS, connection, TLS, timeout), an address refused, not a 2xx, or the stored body gone (nothing can be sent).",
+  },
+);
 
 /** A callback's settings, every default applied, and where its delivery stands. */
 const callbackState = {
