@@ -9,6 +9,7 @@ import net from "node:net";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { startTestHark, type TestHark } from "../support/harness.ts";
+import { within } from "../support/within.ts";
 
 const BOUNDARY = "----hark-stall";
 
@@ -119,5 +120,47 @@ describe("uploads that stop sending", () => {
   test("a request without a body is not cut off while it is answered", async () => {
     const response = await fetch(`${address}/v3/media`, { headers: { authorization: `Bearer ${token}` } });
     assert.equal(response.status, 200);
+  });
+});
+
+describe("connections one process holds", () => {
+  let hark: TestHark;
+  let address: string;
+  before(async () => {
+    hark = await startTestHark({ HARK_MAX_CONNECTIONS: "1" });
+    address = await hark.app.listen({ port: 0, host: "127.0.0.1" });
+  });
+  after(() => hark.close());
+
+  /** A raw connection; resolves once connected, with a promise of what it received until it closed. */
+  function connect(): Promise<{ socket: net.Socket; closed: Promise<string> }> {
+    const url = new URL(address);
+    return new Promise((resolve, reject) => {
+      const socket = net.connect(Number(url.port), url.hostname);
+      let received = "";
+      socket.setEncoding("utf8");
+      socket.on("data", (chunk) => (received += chunk));
+      socket.on("error", () => {});
+      const closed = new Promise<string>((done) => socket.on("close", () => done(received)));
+      socket.once("connect", () => resolve({ socket, closed }));
+      socket.once("error", reject);
+    });
+  }
+
+  test("a connection over HARK_MAX_CONNECTIONS is closed unanswered; once one ends, the next is served", async () => {
+    // The server's side of the first connection: its count drops only when that side has closed.
+    const firstGone = new Promise((done) =>
+      hark.app.server.once("connection", (socket: net.Socket) => socket.once("close", done)),
+    );
+    const first = await connect();
+    first.socket.write(`GET /v3/media HTTP/1.1\r\nHost: x\r\n\r\n`); // answered 401, connection kept
+    const second = await connect();
+    second.socket.write(`GET /v3/media HTTP/1.1\r\nHost: x\r\n\r\n`);
+    assert.equal(await within(second.closed, 5000, "the connection over the cap closed"), "");
+    first.socket.destroy();
+    await firstGone;
+    const third = await connect();
+    third.socket.end(`GET /v3/media HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+    assert.match(await third.closed, /^HTTP\/1\.1 401 /);
   });
 });
