@@ -9,11 +9,12 @@ import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import pino, { type Logger } from "pino";
 import type { BlobStore } from "./blobs/blob-store.ts";
-import { filesystemBlobStore } from "./blobs/filesystem-blob-store.ts";
+import { filesystemBlobStore, removeStalePartials } from "./blobs/filesystem-blob-store.ts";
 import { s3BlobStore } from "./blobs/s3-blob-store.ts";
 import { startDispatcher } from "./callbacks/dispatcher.ts";
 import { undiciSender } from "./net/callback-sender.ts";
 import { PocketsphinxRecognizer } from "./pipeline/pocketsphinx.ts";
+import { removeLeftoverTempDirs } from "./pipeline/temp-dirs.ts";
 import { processMedia } from "./processing/process-media.ts";
 import { startSweeper } from "./processing/sweeper.ts";
 import type { Role } from "./roles.ts";
@@ -65,6 +66,7 @@ export function openServices(settings: Settings, log: Logger): Promise<Services 
     // First: a bucket that cannot be reached stops the start before anything else is started.
     const blobs = await openBlobStore(settings);
     stack.push(async () => blobs.close?.());
+    await removeLeftovers(settings, log);
     let databaseUrl = settings.databaseUrl;
     if (databaseUrl === undefined) {
       const embedded = await startEmbeddedPostgres({
@@ -106,6 +108,22 @@ export function openServices(settings: Settings, log: Logger): Promise<Services 
       streamLinkSecret,
     };
   });
+}
+
+/**
+ * What a crashed process left in the data directory: partial uploads (no upload outlasts the upload
+ * timeout) and transcription temp directories of processes that are gone. Other live processes sharing
+ * the directory keep theirs.
+ */
+async function removeLeftovers(settings: Settings, log: Logger): Promise<void> {
+  const partials =
+    settings.blobStore === "filesystem"
+      ? await removeStalePartials(path.join(settings.dataDir, "blobs"), settings.uploadTimeoutSeconds * 1000)
+      : 0;
+  const tempDirs = await removeLeftoverTempDirs(path.join(settings.dataDir, "tmp"));
+  if (partials > 0 || tempDirs.length > 0) {
+    log.info({ partials, tempDirs }, "removed what an earlier process left behind");
+  }
 }
 
 /** The blob store the settings name: a directory in the data directory, or an S3-compatible bucket. */

@@ -18,6 +18,12 @@ export interface Settings {
   /** Unset: the admin API is disabled. */
   readonly adminToken: string | undefined;
   readonly maxUploadBytes: number;
+  /** Seconds a request body may send nothing before the request is refused (408) and its bytes dropped. */
+  readonly uploadIdleTimeoutSeconds: number;
+  /** Seconds a whole request body may take to arrive. */
+  readonly uploadTimeoutSeconds: number;
+  /** Connections one process holds open at once; more are refused at accept. */
+  readonly maxConnections: number;
   readonly defaultTtlSeconds: number;
   readonly streamLinkTtlSeconds: number;
   readonly callbackAllowHttp: boolean;
@@ -173,6 +179,27 @@ export const definitions = {
     description: "Largest media file accepted; a larger upload is refused with 413.",
     shownDefault: String(2 * 1024 ** 3),
     parse: integer("HARK_MAX_UPLOAD_BYTES", 2 * 1024 ** 3, 1),
+  },
+  uploadIdleTimeoutSeconds: {
+    variable: "HARK_UPLOAD_IDLE_TIMEOUT_SECONDS",
+    description:
+      "Seconds a request body (an upload) may send nothing; then it is refused with 408 and what came of it is dropped.",
+    shownDefault: "30",
+    parse: integer("HARK_UPLOAD_IDLE_TIMEOUT_SECONDS", 30, 1, 3600),
+  },
+  uploadTimeoutSeconds: {
+    variable: "HARK_UPLOAD_TIMEOUT_SECONDS",
+    description:
+      "Seconds a whole request body (an upload) may take to arrive; longer is refused with 408. Leftover partial uploads older than this are removed at start.",
+    shownDefault: "3600",
+    parse: integer("HARK_UPLOAD_TIMEOUT_SECONDS", 3600, 1, 7 * 86400),
+  },
+  maxConnections: {
+    variable: "HARK_MAX_CONNECTIONS",
+    description:
+      "HTTP connections one process holds open at once (Node's `server.maxConnections`); more are closed as they arrive.",
+    shownDefault: "1000",
+    parse: integer("HARK_MAX_CONNECTIONS", 1000, 1, 1_000_000),
   },
   defaultTtlSeconds: {
     variable: "HARK_DEFAULT_TTL_SECONDS",

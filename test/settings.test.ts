@@ -32,6 +32,9 @@ describe("loadSettings", () => {
     assert.equal(settings.logLevel, "info");
     assert.equal(settings.blobStore, "filesystem");
     assert.equal(settings.stopTimeoutSeconds, 30);
+    assert.equal(settings.uploadIdleTimeoutSeconds, 30);
+    assert.equal(settings.uploadTimeoutSeconds, 3600);
+    assert.equal(settings.maxConnections, 1000);
   });
 
   it("treats empty values as unset", () => {
@@ -62,6 +65,9 @@ describe("loadSettings", () => {
       HARK_PUBLIC_URL: "https://hark.example.com/base/",
       HARK_ADMIN_TOKEN: "0123456789abcdef",
       HARK_MAX_UPLOAD_BYTES: "1000",
+      HARK_UPLOAD_IDLE_TIMEOUT_SECONDS: "5",
+      HARK_UPLOAD_TIMEOUT_SECONDS: "600",
+      HARK_MAX_CONNECTIONS: "64",
       HARK_DEFAULT_TTL_SECONDS: "60",
       HARK_STREAM_LINK_TTL_SECONDS: "120",
       HARK_CALLBACK_ALLOW_HTTP: "true",
@@ -100,6 +106,9 @@ describe("loadSettings", () => {
         publicUrl: "https://hark.example.com/base",
         adminToken: "0123456789abcdef",
         maxUploadBytes: 1000,
+        uploadIdleTimeoutSeconds: 5,
+        uploadTimeoutSeconds: 600,
+        maxConnections: 64,
         defaultTtlSeconds: 60,
         streamLinkTtlSeconds: 120,
         callbackAllowHttp: true,
@@ -173,6 +182,9 @@ describe("loadSettings", () => {
     assertRefused({ HARK_WORKER_CONCURRENCY: "65" }, "HARK_WORKER_CONCURRENCY");
     assertRefused({ HARK_SWEEP_INTERVAL_SECONDS: "0" }, "HARK_SWEEP_INTERVAL_SECONDS");
     assertRefused({ HARK_MAX_UPLOAD_BYTES: "lots" }, "HARK_MAX_UPLOAD_BYTES");
+    assertRefused({ HARK_UPLOAD_IDLE_TIMEOUT_SECONDS: "0" }, "HARK_UPLOAD_IDLE_TIMEOUT_SECONDS");
+    assertRefused({ HARK_UPLOAD_TIMEOUT_SECONDS: "0" }, "HARK_UPLOAD_TIMEOUT_SECONDS");
+    assertRefused({ HARK_MAX_CONNECTIONS: "0" }, "HARK_MAX_CONNECTIONS");
   });
 
   it("refuses a boolean it cannot read", () => {

@@ -24,6 +24,7 @@ import type { Services } from "../services.ts";
 import type { Settings } from "../settings.ts";
 import { registerAdminRoutes } from "./admin-accounts.ts";
 import { requireAccount } from "./auth.ts";
+import { bodyTimeouts } from "./body-timeouts.ts";
 import { registerDefinitionRoutes } from "./definitions.ts";
 import type { HarkApp } from "./hark-app.ts";
 import { registerCallbackRoutes } from "./media-callbacks.ts";
@@ -70,6 +71,18 @@ export async function buildApp(services: Services): Promise<HarkApp> {
       disableRequestLogging: services.settings.logLevel !== "debug" && services.settings.logLevel !== "trace",
     }),
   }).withTypeProvider<TypeBoxTypeProvider>();
+  // One process holds at most this many connections; more are closed as they are accepted (Node's
+  // `server.maxConnections`), so a crowd of slow clients costs a bounded number of sockets and files.
+  app.server.maxConnections = services.settings.maxConnections;
+
+  // First of the hooks: a body that stops coming ends its request, whatever route it was sent to.
+  app.addHook(
+    "onRequest",
+    bodyTimeouts({
+      idleMs: services.settings.uploadIdleTimeoutSeconds * 1000,
+      totalMs: services.settings.uploadTimeoutSeconds * 1000,
+    }),
+  );
 
   // A route that does not describe itself cannot be added: the description would miss it.
   app.addHook("onRoute", (route) => {
@@ -88,6 +101,8 @@ export async function buildApp(services: Services): Promise<HarkApp> {
   for (const schema of COMPONENTS) app.addSchema(schema);
 
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
+    // A request ended early (a body timeout answered 408) fails in its handler afterwards: nothing to say.
+    if (reply.sent) return;
     const apiError =
       error instanceof ApiError ? error : translateFrameworkError(error, services.settings.maxUploadBytes);
     if (apiError.status >= 500) request.log.error({ err: error }, "request failed");

@@ -94,6 +94,7 @@ export function registerReprocessRoute(app: HarkApp, services: Services): void {
             ...TEXT_PART_FAULTS,
             ...ACCOUNT_FAULTS,
             "bodyTooLarge",
+            "requestTimeout",
             "unsupportedMediaType",
           ),
         },

@@ -83,6 +83,7 @@ export function registerUploadRoute(app: HarkApp, services: Services): void {
             "tooManyAttachments",
             "invalidRequest",
             "bodyTooLarge",
+            "requestTimeout",
             "unsupportedMediaType",
           ),
         },

@@ -63,3 +63,33 @@ export function filesystemBlobStore(root: string): BlobStore {
     },
   };
 }
+
+/**
+ * Removes the partial files under `root` last written more than `olderThanMs` ago: those of writes a
+ * crash cut off. A write still under way (in any process sharing the directory) touches its file as
+ * bytes arrive, and none lasts longer than the upload timeout. Resolves to how many were removed.
+ */
+export async function removeStalePartials(
+  root: string,
+  olderThanMs: number,
+  now: number = Date.now(),
+): Promise<number> {
+  const entries = await fs
+    .readdir(root, { recursive: true, withFileTypes: true })
+    .catch((error: NodeJS.ErrnoException) => {
+      if (error.code === "ENOENT") return [];
+      throw error;
+    });
+  let removed = 0;
+  for (const entry of entries) {
+    if (!entry.isFile() || !entry.name.endsWith(".partial")) continue;
+    const file = path.join(entry.parentPath, entry.name);
+    const stat = await fs.stat(file).catch(() => undefined);
+    if (stat === undefined || now - stat.mtimeMs <= olderThanMs) continue;
+    await fs.rm(file, { force: true });
+    // The media's directory, if nothing else is in it: an upload never finished makes no other blob.
+    if (entry.parentPath !== root) await fs.rmdir(entry.parentPath).catch(() => undefined);
+    removed += 1;
+  }
+  return removed;
+}

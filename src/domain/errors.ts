@@ -87,6 +87,8 @@ export const errorCodes = {
   originalUnavailable: { code: 11602, status: 409 },
   /** A stream link (`streamLocation`) that has expired or was not signed by this installation. */
   streamLinkInvalid: { code: 11701, status: 403 },
+  /** A request body that sent nothing for HARK_UPLOAD_IDLE_TIMEOUT_SECONDS, or outlasted HARK_UPLOAD_TIMEOUT_SECONDS. */
+  requestTimeout: { code: 11801, status: 408 },
   internal: { code: 11999, status: 500 },
   /** `ingest` names more than one of `speakerName`, `stereo`, `channels`, `tracks`. */
   ingestConflict: { code: 15000, status: 400 },

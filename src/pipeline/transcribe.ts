@@ -9,6 +9,7 @@ import { PocketsphinxRecognizer } from "./pocketsphinx.ts";
 import { allOrAbort, createLimiter, type Limiter } from "./pool.ts";
 import type { Recognizer } from "./recognizer.ts";
 import { detectSilences, planSegments, type Segment } from "./silences.ts";
+import { transcribeDirPrefix } from "./temp-dirs.ts";
 import { readWavLayout, wavLengthMs, writeWavSlice } from "./wav.ts";
 
 /**
@@ -73,7 +74,8 @@ export async function transcribeSpeaker(
   const progress = monotonic(options.onProgress);
   const { signal } = options;
 
-  const dir = await mkdtemp(join(options.tempDir ?? tmpdir(), "hark-transcribe-"));
+  // Named for this process, so that a later start can tell a crash's leftover from a directory in use.
+  const dir = await mkdtemp(join(options.tempDir ?? tmpdir(), transcribeDirPrefix()));
   try {
     const decoded = (await isRecognizerReady(input, channel)) ? input : join(dir, "decoded.wav");
     if (decoded !== input) await limiter.run(() => decodeChannel(input, decoded, channel, { signal }));

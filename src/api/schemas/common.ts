@@ -109,11 +109,15 @@ export function accountRefusals(...names: readonly ErrorName[]): Record<number, 
   return refusals("missingAuthorization", "invalidAuthorization", ...names);
 }
 
-/** Errors of a route whose body Fastify parses as JSON: a malformed body, another Content-Type, too large. */
+/**
+ * Errors of a route whose body Fastify parses as JSON: a malformed body, another Content-Type, too large,
+ * too slow to arrive.
+ */
 export const JSON_BODY_ERRORS: readonly ErrorName[] = [
   "invalidRequest",
   "unsupportedMediaType",
   "bodyTooLarge",
+  "requestTimeout",
 ];
 
 /** Bytes, streamed (OpenAPI 3.1 spells binary content as `contentMediaType`). */
