@@ -45,6 +45,7 @@ export const UNIT_TESTS: readonly string[] = [
   "test/formats/text.test.ts",
   "test/formats/webvtt.test.ts",
   "test/intake/configuration.test.ts",
+  "test/intake/json-values.test.ts",
   "test/intake/voicebase-configurations.test.ts",
   "test/net/address.test.ts",
   "test/net/callback-sender.test.ts",

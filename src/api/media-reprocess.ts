@@ -23,6 +23,7 @@ import {
   TEXT_PART_FAULTS,
   type UrlPolicy,
 } from "../intake/configuration.ts";
+import { stringFault } from "../intake/json-values.ts";
 import { normalise, tokenise } from "../pipeline/align.ts";
 import type { Services } from "../services.ts";
 import { getMedia, startNextRun } from "../store/media.ts";
@@ -130,7 +131,10 @@ export function registerReprocessRoute(app: HarkApp, services: Services): void {
       const metadata = parseMetadata(received.texts.metadata);
       if (!metadata.ok) faults.push(...metadata.errors);
       const transcript = received.texts.transcript;
-      if (transcript !== undefined && !hasWords(transcript)) {
+      const unkeepable = transcript === undefined ? undefined : stringFault(transcript);
+      if (unkeepable !== undefined) {
+        faults.push(errorEntry("invalidRequest", `The 'transcript' part ${unkeepable}`));
+      } else if (transcript !== undefined && !hasWords(transcript)) {
         faults.push(
           errorEntry(
             "invalidRequest",

@@ -91,6 +91,13 @@ export async function receiveParts<Name extends string>(
 
 /** curl's default type says nothing; the file name or, later, the bytes say more. */
 function declaredContentType(mimetype: string): string | undefined {
+  // A media type is printable ASCII; a NUL would reach the database, which refuses it.
+  if (/[^\u0020-\u007e]/.test(mimetype)) {
+    throw new ApiError(
+      "invalidMultipart",
+      "The 'media' part's Content-Type has control or non-ASCII characters; send a media type such as audio/mpeg",
+    );
+  }
   const type = mimetype.split(";")[0]?.trim().toLowerCase();
   return type && type !== UNKNOWN_CONTENT_TYPE ? type : undefined;
 }

@@ -8,6 +8,7 @@ import { Ajv, type ErrorObject, type SchemaObject } from "ajv";
 import addFormats from "ajv-formats";
 import type { FastifySchemaCompiler } from "fastify";
 import { ApiError, type ErrorName, errorEntry } from "../domain/errors.ts";
+import { type JsonValueFault, jsonValueFault } from "../intake/json-values.ts";
 import { faultText } from "../intake/schema-faults.ts";
 
 /** `schemas`: the shared schemas routes refer to by `$ref`. */
@@ -15,7 +16,33 @@ export function validatorCompiler(schemas: readonly SchemaObject[]): FastifySche
   const options = { allErrors: true, verbose: true, strict: false, addUsedSchema: false } as const;
   const strict = withSchemas(new Ajv({ ...options, coerceTypes: false }), schemas);
   const coercing = withSchemas(new Ajv({ ...options, coerceTypes: "array" }), schemas);
-  return ({ schema, httpPart }) => (httpPart === "body" ? strict : coercing).compile(schema);
+  return ({ schema, httpPart }) => {
+    const validate = (httpPart === "body" ? strict : coercing).compile(schema);
+    // Checked before the schema: Ajv recurses into what it validates, and a schema accepts any string.
+    const checked = (data: unknown) => {
+      const fault = jsonValueFault(data);
+      if (fault === undefined) {
+        const valid = validate(data);
+        checked.errors = validate.errors;
+        return valid;
+      }
+      checked.errors = [unkeepable(fault)];
+      return false;
+    };
+    checked.errors = null as ErrorObject[] | null | undefined;
+    return checked;
+  };
+}
+
+/** A fault of json-values.ts as Ajv would report it, so each route's formatter gives it the route's code. */
+function unkeepable(fault: JsonValueFault): ErrorObject {
+  return {
+    keyword: "x-keepable",
+    instancePath: fault.instancePath,
+    schemaPath: "#",
+    params: {},
+    message: fault.message,
+  };
 }
 
 function withSchemas(ajv: Ajv, schemas: readonly SchemaObject[]): Ajv {

@@ -24,8 +24,9 @@ import {
   MetadataSchema,
 } from "./configuration-schema.ts";
 import { duplicateProperty } from "./duplicate-properties.ts";
+import { jsonValueFault } from "./json-values.ts";
 import { featureFaults, featureWarnings } from "./requested-features.ts";
-import { faultText } from "./schema-faults.ts";
+import { faultText, fieldName } from "./schema-faults.ts";
 import { schemaFaultName } from "./voicebase-codes.ts";
 import { vocabularyFaults } from "./vocabulary-faults.ts";
 
@@ -108,6 +109,8 @@ export function parseConfiguration(text: string | undefined, policy: UrlPolicy):
         ),
       );
     }
+    const hostile = unkeepable("configuration", raw);
+    if (hostile) return fail(errorEntry("configurationUnparseable", hostile));
     const duplicate = duplicateProperty(text);
     if (duplicate !== undefined) {
       return fail(
@@ -166,6 +169,8 @@ export function parseMetadata(text: string | undefined): Parsed<Metadata | undef
   } catch (error) {
     return fail(errorEntry("metadataUnparseable", `metadata is not valid JSON: ${(error as Error).message}`));
   }
+  const hostile = unkeepable("metadata", raw);
+  if (hostile) return fail(errorEntry("metadataUnparseable", hostile));
   const duplicate = duplicateProperty(text);
   if (duplicate !== undefined) {
     return fail(
@@ -191,6 +196,12 @@ export function parseMetadata(text: string | undefined): Parsed<Metadata | undef
     );
   }
   return { ok: true, value: metadata };
+}
+
+/** Valid JSON that cannot be kept (json-values.ts): VoiceBase's "could not parse", naming the field. */
+function unkeepable(root: string, raw: unknown): string | undefined {
+  const fault = jsonValueFault(raw);
+  return fault && `${fieldName(root, fault.instancePath)} ${fault.message}`;
 }
 
 function fail<T>(entry: ErrorEntry): Parsed<T> {
@@ -402,6 +413,13 @@ export interface OutboundUrlFault {
 }
 
 export function checkOutboundUrl(text: string, policy: UrlPolicy): OutboundUrlFault | undefined {
+  // WHATWG URL parsing would strip or percent-encode them, but the text as given is what is stored.
+  if (Array.from(text).some((char) => char < " " || char === "\u007f")) {
+    return {
+      kind: "malformed",
+      message: "must not contain control characters (such as NUL or a line break)",
+    };
+  }
   let url: URL;
   try {
     url = new URL(text);
