@@ -17,12 +17,7 @@ import type { Configuration } from "../domain/configuration.ts";
 import { ApiError, type ErrorEntry, errorEntry } from "../domain/errors.ts";
 import type { MediaRecord } from "../domain/media.ts";
 import { ConfigurationSchema, MetadataSchema } from "../intake/configuration-schema.ts";
-import {
-  parseConfiguration,
-  parseMetadata,
-  TEXT_PART_FAULTS,
-  type UrlPolicy,
-} from "../intake/configuration.ts";
+import { parseConfiguration, parseMetadata, TEXT_PART_FAULTS, urlPolicyOf } from "../intake/configuration.ts";
 import { stringFault } from "../intake/json-values.ts";
 import { normalise, tokenise } from "../pipeline/align.ts";
 import type { Services } from "../services.ts";
@@ -67,11 +62,7 @@ const ReprocessBody = Type.Object(
 
 export function registerReprocessRoute(app: HarkApp, services: Services): void {
   const { settings, db, blobs, jobs, clock } = services;
-  const urlPolicy: UrlPolicy = {
-    allowHttp: settings.callbackAllowHttp,
-    allowPrivate: settings.callbackAllowPrivate,
-    allowCidrs: settings.callbackAllowCidrs,
-  };
+  const urlPolicy = urlPolicyOf(settings);
 
   app.post(
     "/v3/media/:mediaId",

@@ -16,6 +16,7 @@ import {
   parseMetadata,
   TEXT_PART_FAULTS,
   type UrlPolicy,
+  urlPolicyOf,
 } from "../intake/configuration.ts";
 import { UNKNOWN_CONTENT_TYPE } from "../pipeline/media-content-type.ts";
 import type { Services } from "../services.ts";
@@ -56,11 +57,7 @@ const UploadBody = Type.Object(
 export function registerUploadRoute(app: HarkApp, services: Services): void {
   const { settings, db, blobs, jobs, clock } = services;
   // Callback URLs and a mediaUrl are URLs Hark will call: one policy for both.
-  const urlPolicy: UrlPolicy = {
-    allowHttp: settings.callbackAllowHttp,
-    allowPrivate: settings.callbackAllowPrivate,
-    allowCidrs: settings.callbackAllowCidrs,
-  };
+  const urlPolicy = urlPolicyOf(settings);
 
   app.post(
     "/v3/media",
@@ -88,7 +85,7 @@ export function registerUploadRoute(app: HarkApp, services: Services): void {
           ),
         },
       },
-      // The body is read part by part by `receive` (below), not validated as a whole.
+      // The body is read part by part by `receiveParts` (below), not validated as a whole.
       validatorCompiler: () => () => true,
     },
     async (request, reply) => {

@@ -46,12 +46,18 @@ export async function receiveParts<Name extends string>(
   });
   for await (const part of parts) {
     const name = part.fieldname;
+    // A refused part's bytes are drained, so that the error can be answered on the same connection.
+    const refuse = (error: ApiError): never => {
+      if (part.type === "file") part.file.resume();
+      throw error;
+    };
     if (part.type === "file" && name === "media" && media) {
       if (received.file) {
-        part.file.resume();
-        throw new ApiError(
-          "tooManyAttachments",
-          "The request contains more than one 'media' part; send exactly one",
+        refuse(
+          new ApiError(
+            "tooManyAttachments",
+            "The request contains more than one 'media' part; send exactly one",
+          ),
         );
       }
       const bytes = await media.blobs.put(media.key, part.file);
@@ -63,19 +69,14 @@ export async function receiveParts<Name extends string>(
       continue;
     }
     const refusal = Object.hasOwn(refusedParts, name) ? refusedParts[name] : undefined;
-    if (refusal !== undefined) {
-      if (part.type === "file") part.file.resume();
-      throw new ApiError("invalidMultipart", refusal);
-    }
-    const known = [...(media ? ["media (a file)"] : []), ...textParts].join(", ");
+    if (refusal !== undefined) refuse(new ApiError("invalidMultipart", refusal));
     if (!(textParts as readonly string[]).includes(name)) {
-      if (part.type === "file") part.file.resume();
-      throw new ApiError("invalidMultipart", `Unknown part '${name}'; the parts are ${known}`);
+      const known = [...(media ? ["media (a file)"] : []), ...textParts].join(", ");
+      refuse(new ApiError("invalidMultipart", `Unknown part '${name}'; the parts are ${known}`));
     }
     const textName = name as Name;
     if (received.texts[textName] !== undefined) {
-      if (part.type === "file") part.file.resume();
-      throw new ApiError("invalidMultipart", `The part '${name}' is given more than once; send it once`);
+      refuse(new ApiError("invalidMultipart", `The part '${name}' is given more than once; send it once`));
     }
     if (part.type === "file") {
       received.texts[textName] = await readText(part.file, name);

@@ -80,6 +80,19 @@ export const TEXT_PART_FAULTS = [
   "externalIdTooLong",
 ] as const satisfies readonly ErrorName[];
 
+/** The policy the settings give (`HARK_CALLBACK_ALLOW_*`); callback URLs and a mediaUrl share it. */
+export function urlPolicyOf(settings: {
+  callbackAllowHttp: boolean;
+  callbackAllowPrivate: boolean;
+  callbackAllowCidrs: readonly string[];
+}): UrlPolicy {
+  return {
+    allowHttp: settings.callbackAllowHttp,
+    allowPrivate: settings.callbackAllowPrivate,
+    allowCidrs: settings.callbackAllowCidrs,
+  };
+}
+
 export type Parsed<T> = { ok: true; value: T } | { ok: false; errors: ErrorEntry[] };
 
 /** The validators, compiled on first use: nothing happens at import. */
