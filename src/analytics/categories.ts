@@ -258,15 +258,8 @@ function tokenize(text: string): Token[] {
 }
 
 /** Recursive descent over the grammar in the header, one method per rule. */
-class Parser extends ConditionParser {
-  private readonly tokens: Token[];
-  private position = 0;
+class Parser extends ConditionParser<Token> {
   protected readonly what = "query";
-
-  constructor(tokens: Token[]) {
-    super();
-    this.tokens = tokens;
-  }
 
   parse(): Query {
     const query = this.or();
@@ -320,22 +313,6 @@ class Parser extends ConditionParser {
   }
 
   /** Consumes the keyword if it comes next. */
-  protected keyword(keyword: string): boolean {
-    const token = this.peek();
-    if (token.kind !== "word" || token.text.toUpperCase() !== keyword) return false;
-    this.position += 1;
-    return true;
-  }
-
-  private peek(): Token {
-    return this.tokens[this.position] ?? this.tokens[this.tokens.length - 1] ?? { kind: "end", column: 1 };
-  }
-
-  private next(): Token {
-    const token = this.peek();
-    if (token.kind !== "end") this.position += 1;
-    return token;
-  }
 }
 
 function unknownOperator(token: { text: string; column: number }): QueryError {

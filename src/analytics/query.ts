@@ -96,18 +96,50 @@ export function fieldOf(metadata: object | undefined, path: readonly string[]): 
   return value;
 }
 
+/** What the shared parser reads of either language's tokens; a keyword is a `word` token's `text`. */
+interface QueryToken {
+  kind: string;
+  column: number;
+  text?: string;
+}
+
 /**
- * The boolean skeleton both query languages share: an OR of ANDs of operands, NOT and the prefixes
- * binding tightest, nesting bounded so that a hostile query cannot exhaust the stack. A language gives
- * its operands and how it reads a keyword.
+ * The boolean skeleton both query languages share, over their tokens: an OR of ANDs of operands, NOT and
+ * the prefixes binding tightest, nesting bounded so that a hostile query cannot exhaust the stack. A
+ * language gives its operands.
  */
-export abstract class ConditionParser {
+export abstract class ConditionParser<T extends QueryToken> {
+  /** Each tokenizer ends its tokens with an `end` token, where reading stops. */
+  protected readonly tokens: readonly T[];
+  protected position = 0;
   private depth = 0;
   /** What faults call the text read: a category's "query", a VBQL "statement". */
   protected abstract readonly what: string;
-  /** Consumes the keyword (compared in upper case) if it comes next. */
-  protected abstract keyword(keyword: string): boolean;
   protected abstract operand(): Query;
+
+  constructor(tokens: readonly T[]) {
+    this.tokens = tokens;
+  }
+
+  protected peek(): T {
+    return (
+      this.tokens[this.position] ?? this.tokens[this.tokens.length - 1] ?? ({ kind: "end", column: 1 } as T)
+    );
+  }
+
+  protected next(): T {
+    const token = this.peek();
+    if (token.kind !== "end") this.position += 1;
+    return token;
+  }
+
+  /** Consumes the keyword (compared in upper case) if it comes next. */
+  protected keyword(keyword: string): boolean {
+    const token = this.peek();
+    if (token.kind !== "word" || token.text?.toUpperCase() !== keyword) return false;
+    this.position += 1;
+    return true;
+  }
 
   protected or(): Query {
     const operands = [this.and()];

@@ -114,15 +114,8 @@ const OPERAND =
   "a quoted phrase, * SAYS or \"speaker\" SAYS, a metadata comparison such as extended.queue = 'billing', NOT or (";
 
 /** Recursive descent over the grammar in the header, one method per rule. */
-class Parser extends ConditionParser {
-  private readonly tokens: Token[];
-  private position = 0;
+class Parser extends ConditionParser<Token> {
   protected readonly what = "statement";
-
-  constructor(tokens: Token[]) {
-    super();
-    this.tokens = tokens;
-  }
 
   statement(): VbqlStatement {
     this.expectKeyword("SELECT");
@@ -257,12 +250,6 @@ class Parser extends ConditionParser {
   }
 
   /** Consumes the keyword if it comes next. */
-  protected keyword(keyword: string): boolean {
-    const token = this.peek();
-    if (token.kind !== "word" || token.text.toUpperCase() !== keyword) return false;
-    this.position += 1;
-    return true;
-  }
 
   /** Consumes the symbol if it comes next. */
   private symbol(symbol: string): boolean {
@@ -284,16 +271,6 @@ class Parser extends ConditionParser {
     }
     if (token.kind === "end") return new QueryError(`the statement ends where ${expected} was expected`);
     return new QueryError(`expected ${expected} at column ${token.column}, found ${describe(token)}`);
-  }
-
-  private peek(): Token {
-    return this.tokens[this.position] ?? this.tokens[this.tokens.length - 1] ?? { kind: "end", column: 1 };
-  }
-
-  private next(): Token {
-    const token = this.peek();
-    if (token.kind !== "end") this.position += 1;
-    return token;
   }
 }
 
