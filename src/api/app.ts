@@ -18,7 +18,9 @@ import Fastify, {
 } from "fastify";
 import pino from "pino";
 import { Type } from "typebox";
+import { clientMessage } from "../domain/client-message.ts";
 import { ApiError, type ErrorEnvelope, errorEntry } from "../domain/errors.ts";
+import { serverFaultOf } from "../domain/server-faults.ts";
 import { VERSION } from "../domain/version.ts";
 import type { Services } from "../services.ts";
 import type { Settings } from "../settings.ts";
@@ -106,7 +108,13 @@ export async function buildApp(services: Services): Promise<HarkApp> {
     const apiError =
       error instanceof ApiError ? error : translateFrameworkError(error, services.settings.maxUploadBytes);
     if (apiError.status >= 500) request.log.error({ err: error }, "request failed");
-    const body: ErrorEnvelope = { status: apiError.status, errors: apiError.errors, reference: request.id };
+    // Messages may quote a library or the system (a parser's complaint): never with a server path.
+    const roots = [services.settings.dataDir];
+    const errors = apiError.errors.map((entry) => ({
+      ...entry,
+      error: clientMessage(entry.error, { roots }),
+    }));
+    const body: ErrorEnvelope = { status: apiError.status, errors, reference: request.id };
     if (apiError.status === 401) reply.header("www-authenticate", 'Bearer realm="hark"');
     return reply.status(apiError.status).send(body);
   });
@@ -235,6 +243,12 @@ function translateFrameworkError(error: FastifyError, maxUploadBytes: number): A
   }
   if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
     return new ApiError("invalidRequest", error.message);
+  }
+  if (serverFaultOf(error) === "storage-full") {
+    return new ApiError(
+      "storageFull",
+      "Hark's storage is full, so nothing of the request was kept; send it again later",
+    );
   }
   return new ApiError(
     "internal",

@@ -89,6 +89,12 @@ export const errorCodes = {
   streamLinkInvalid: { code: 11701, status: 403 },
   /** A request body that sent nothing for HARK_UPLOAD_IDLE_TIMEOUT_SECONDS, or outlasted HARK_UPLOAD_TIMEOUT_SECONDS. */
   requestTimeout: { code: 11801, status: 408 },
+  /**
+   * Hark ran out of disk (its temp directory, blob store or database) while storing or processing: the
+   * server's fault, not the media's. 507 Insufficient Storage says exactly that, and is a 5xx, so a
+   * client's retry logic treats it as the server's and tries again later.
+   */
+  storageFull: { code: 11994, status: 507 },
   internal: { code: 11999, status: 500 },
   /** `ingest` names more than one of `speakerName`, `stereo`, `channels`, `tracks`. */
   ingestConflict: { code: 15000, status: 400 },

@@ -1,4 +1,5 @@
-import { CommandFailedError, run } from "./run.ts";
+import { CommandFailedError, run, stderrTail } from "./run.ts";
+import { toolFault } from "../domain/server-faults.ts";
 
 /** What the recogniser accepts: pocketsphinx's en-us model is trained on 16 kHz speech. */
 export const RECOGNIZER_SAMPLE_RATE = 16000;
@@ -27,7 +28,9 @@ export function channelFilterArgs(channel: ChannelSelection): string[] {
 
 /**
  * Writes one channel of the first audio stream of `input` (or the down-mix) to `output` as a 16 kHz mono
- * 16-bit PCM WAV. Rejects with a `DecodeError` that carries the end of ffmpeg's stderr.
+ * 16-bit PCM WAV. Rejects with a `DecodeError` that carries the end of ffmpeg's stderr when ffmpeg could
+ * not make sense of the input; with the `CommandFailedError` itself when the fault is the server's (a
+ * full disk under `output`, ffmpeg killed), since that is no reason to blame the media.
  */
 export async function decodeChannel(
   input: string,
@@ -63,9 +66,10 @@ export async function decodeChannel(
     if (channel !== "mix") await assertChannelExists(input, channel, options);
     await run("ffmpeg", args, options);
   } catch (error) {
-    if (error instanceof CommandFailedError) {
+    if (error instanceof CommandFailedError && toolFault(error) === "input") {
       const which = channel === "mix" ? "the down-mixed audio" : `channel ${channel}`;
-      throw new DecodeError(`cannot decode ${which}: ${error.message}`, { cause: error });
+      const reason = stderrTail(error.stderr.replaceAll(input, "the media"), 300) || "no reason given";
+      throw new DecodeError(`cannot decode ${which} (${reason})`, { cause: error });
     }
     throw error;
   }

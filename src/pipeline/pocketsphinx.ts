@@ -50,8 +50,8 @@ export class PocketsphinxRecognizer implements Recognizer {
       if (error instanceof CommandFailedError) {
         // With its log sent to /dev/null pocketsphinx says nothing on failure: name the usual causes.
         throw new RecognitionError(
-          `pocketsphinx failed on ${wavPath} (exit ${error.exitCode}): the file is missing or not 16 kHz mono ` +
-            "16-bit WAV, or the model files are missing",
+          `pocketsphinx failed (${error.exitCode === null ? `killed by ${error.signal ?? "a signal"}` : `exit ${error.exitCode}`}): ` +
+            "the audio piece is missing or not 16 kHz mono 16-bit WAV, or the model files are missing",
           { cause: error },
         );
       }

@@ -1,5 +1,6 @@
 import { stat } from "node:fs/promises";
 import { CommandFailedError, run, stderrTail } from "./run.ts";
+import { toolFault } from "../domain/server-faults.ts";
 
 export interface MediaProbe {
   /** Length of the first audio stream, in milliseconds. */
@@ -39,7 +40,8 @@ export interface ProbeOptions {
 
 /**
  * Describes the first audio stream of a media file. Rejects with `UndecodableMediaError` when the file
- * is empty, is not media ffmpeg understands, has no audio, or has audio of zero length.
+ * is empty, is not media ffmpeg understands, has no audio, or has audio of zero length; with the
+ * `CommandFailedError` when ffprobe failed for a reason of the server's (killed, out of memory).
  */
 export async function probeMedia(path: string, options: ProbeOptions = {}): Promise<MediaProbe> {
   // A missing file is an internal fault, not a bad upload: let stat's ENOENT through.
@@ -55,8 +57,8 @@ export async function probeMedia(path: string, options: ProbeOptions = {}): Prom
     );
     output = JSON.parse(stdout) as FfprobeOutput;
   } catch (error) {
-    if (error instanceof CommandFailedError) {
-      const reason = stderrTail(error.stderr.replaceAll(`${path}: `, ""), 300);
+    if (error instanceof CommandFailedError && toolFault(error) === "input") {
+      const reason = stderrTail(error.stderr.replaceAll(`${path}: `, "").replaceAll(path, "the media"), 300);
       throw new UndecodableMediaError(`not a media file ffmpeg can read (${reason || "no reason given"})`, {
         cause: error,
       });
@@ -121,7 +123,7 @@ async function decodedLengthMs(path: string, options: ProbeOptions): Promise<num
       options,
     ));
   } catch (error) {
-    if (error instanceof CommandFailedError) {
+    if (error instanceof CommandFailedError && toolFault(error) === "input") {
       throw new UndecodableMediaError("the audio stream cannot be decoded", { cause: error });
     }
     throw error;

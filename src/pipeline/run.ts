@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { stderrFault } from "../domain/server-faults.ts";
 
 /** The only place the pipeline starts external programs (ffmpeg, ffprobe, pocketsphinx). */
 
@@ -17,18 +18,32 @@ const STDERR_TAIL_CHARS = 1500;
 
 export class CommandFailedError extends Error {
   readonly command: string;
+  /** `null` when a signal ended the program; 0 when it exited "successfully" after a write failed. */
   readonly exitCode: number | null;
+  readonly signal: string | null;
   readonly stderr: string;
 
   constructor(command: string, exitCode: number | null, signal: string | null, stderr: string) {
-    const how = exitCode !== null ? `exited with code ${exitCode}` : `was killed by ${signal ?? "a signal"}`;
+    const how =
+      exitCode === null
+        ? `was killed by ${signal ?? "a signal"}`
+        : exitCode === 0
+          ? "exited with code 0 although it could not write its output"
+          : `exited with code ${exitCode}`;
     const tail = stderrTail(stderr);
     super(`${command} ${how}${tail ? `: ${tail}` : ""}`);
     this.name = "CommandFailedError";
     this.command = command;
     this.exitCode = exitCode;
+    this.signal = signal;
     this.stderr = stderr;
   }
+}
+
+/** A write to a file failed (full or failing disk), so an output the program made may be cut short. */
+function leftOutputCut(stderr: string): boolean {
+  const fault = stderrFault(stderr);
+  return fault === "storage-full" || fault === "filesystem";
 }
 
 export function stderrTail(stderr: string, maxChars = STDERR_TAIL_CHARS): string {
@@ -71,7 +86,9 @@ export function run(command: string, args: readonly string[], options: RunOption
       const out = Buffer.concat(stdout).toString("utf8");
       const err = Buffer.concat(stderr).toString("utf8");
       if (signal?.aborted) reject(signal.reason);
-      else if (code === 0) resolve({ stdout: out, stderr: err });
+      // ffmpeg 5 exits 0 when the disk fills as it writes its trailer, leaving a cut file behind: what it
+      // printed decides, not only its exit code.
+      else if (code === 0 && !leftOutputCut(err)) resolve({ stdout: out, stderr: err });
       else reject(new CommandFailedError(command, code, killedBy, err));
     });
   });

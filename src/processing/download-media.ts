@@ -7,6 +7,7 @@
 import { Transform } from "node:stream";
 import { type Dispatcher, request } from "undici";
 import type { BlobStore } from "../blobs/blob-store.ts";
+import { serverFaultOf } from "../domain/server-faults.ts";
 import { type GuardOptions, guardedAgent, REFUSED_ADDRESS } from "../net/guard.ts";
 
 export class MediaDownloadError extends Error {
@@ -103,7 +104,8 @@ async function fetchInto(
     };
   } catch (error) {
     response.body.destroy();
-    if (error instanceof MediaDownloadError) throw error;
+    // The blob store could not keep the bytes (a full disk): Hark's fault, not the URL's; retried.
+    if (error instanceof MediaDownloadError || serverFaultOf(error) !== undefined) throw error;
     throw new MediaDownloadError(
       "unreachable",
       `Downloading the media URL failed: ${(error as Error).message}`,

@@ -15,8 +15,10 @@ import { conversationRoles } from "../analytics/metrics.ts";
 import { punctuate } from "../analytics/punctuation.ts";
 import { originalKey, redactedAudioKey } from "../blobs/blob-store.ts";
 import { type AnalysisPlan, NO_ANALYSES } from "../domain/configuration.ts";
+import { clientMessage } from "../domain/client-message.ts";
 import { errorEntry, messageCodes, type ErrorEntry, type Message } from "../domain/errors.ts";
 import type { MediaRecord } from "../domain/media.ts";
+import { serverFaultOf, type ServerFaultKind } from "../domain/server-faults.ts";
 import type { Transcript } from "../domain/transcript.ts";
 import { alternateFormats } from "../formats/index.ts";
 import { AlignmentTooLargeError, alignTranscript } from "../pipeline/align.ts";
@@ -71,15 +73,20 @@ export async function processMedia(
     // Handed back: another worker takes the job over; nothing about the item has failed.
     if (attempt.signal?.aborted) throw error;
     const fault = asMediaFault(error);
-    if (!fault && !attempt.final) throw error;
-    if (!fault) log.error({ err: error, mediaId }, "processing failed for good");
-    const entry =
-      fault?.entry ??
-      (error instanceof RecognitionError
-        ? errorEntry("recognitionFailed", `Speech recognition failed: ${error.message}`)
-        : errorEntry("internal", "Processing failed on our side; retrying did not help"));
+    if (!fault && !attempt.final) {
+      log.warn({ err: error, mediaId, retry: attempt.retryCount }, "processing failed; it will be retried");
+      throw error;
+    }
+    if (fault) log.info({ err: error, mediaId }, "processing failed: the media or its configuration");
+    else log.error({ err: error, mediaId }, "processing failed for good");
+    const entry = fault?.entry ?? serverFaultEntry(error, mediaId);
+    // The one place a processing failure becomes what the client reads (the document, the callbacks).
+    const shown = {
+      code: entry.code,
+      error: clientMessage(entry.error, { roots: [services.settings.dataDir] }),
+    };
     await recordProgress(db, mediaId, "transcribe", { status: "failed" });
-    await endProcessing(services, mediaId, { status: "failed", sections: {}, messages: [], errors: [entry] });
+    await endProcessing(services, mediaId, { status: "failed", sections: {}, messages: [], errors: [shown] });
   }
 }
 
@@ -282,8 +289,34 @@ async function fetchMediaUrl(services: Services, media: MediaRecord): Promise<st
   return key;
 }
 
+const SERVER_FAULTS: Record<ServerFaultKind, string> = {
+  "storage-full": "storage space ran out",
+  filesystem: "a disk failed to read or write",
+  resources: "memory or open files ran out",
+  tool: "a decoding or recognition program was missing or stopped",
+};
+
+/** What a failed item says when the fault was Hark's and its retries did not help. */
+function serverFaultEntry(error: unknown, mediaId: string): ErrorEntry {
+  const kind = serverFaultOf(error);
+  const notTheMedia = `the media is not at fault; reprocess it (POST /v3/media/${mediaId}) or upload it again later`;
+  if (kind === "storage-full") {
+    return errorEntry("storageFull", `Processing failed on our side: storage space ran out; ${notTheMedia}`);
+  }
+  if (kind === undefined && error instanceof RecognitionError) {
+    return errorEntry("recognitionFailed", `Speech recognition failed: ${error.message}`);
+  }
+  const why = kind === undefined ? "" : ` (${SERVER_FAULTS[kind]})`;
+  return errorEntry(
+    "internal",
+    `Processing failed on our side${why} and retrying did not help; ${notTheMedia}`,
+  );
+}
+
 function asMediaFault(error: unknown): MediaFault | undefined {
   if (error instanceof MediaFault) return error;
+  // Whatever wraps it, a fault of the server's is never the media's.
+  if (serverFaultOf(error) !== undefined) return undefined;
   if (error instanceof UndecodableMediaError || error instanceof DecodeError) {
     return new MediaFault(errorEntry("mediaUndecodable", error.message));
   }

@@ -3,7 +3,8 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { channelFilterArgs, DecodeError, decodeChannel } from "../../src/pipeline/decode.ts";
-import { run } from "../../src/pipeline/run.ts";
+import { serverFaultOf, toolFault } from "../../src/domain/server-faults.ts";
+import { CommandFailedError, run } from "../../src/pipeline/run.ts";
 import { parseWavHeader } from "../../src/pipeline/wav.ts";
 import { tempDir } from "./speech.ts";
 
@@ -95,16 +96,41 @@ describe("decodeChannel", () => {
     const missing = join(dir, "missing.ogg");
     await assert.rejects(decodeChannel(missing, join(dir, "x.wav"), "mix"), (error: unknown) => {
       assert.ok(error instanceof DecodeError);
-      assert.match(
-        error.message,
-        /cannot decode the down-mixed audio: ffmpeg exited with code 1: .*No such file/,
-      );
+      assert.match(error.message, /cannot decode the down-mixed audio \(.*No such file/);
       return true;
     });
     await assert.rejects(
       decodeChannel(missing, join(dir, "x.wav"), 0),
-      /cannot decode channel 0: .*No such file/,
+      /cannot decode channel 0 \(.*No such file/,
     );
+  });
+
+  it("does not blame the media when the disk is full, even when ffmpeg exits 0", async () => {
+    // Linux's /dev/full answers every write with ENOSPC. A 2 s clip fits ffmpeg's write buffer, so the
+    // failure comes only as it writes its trailer, after which ffmpeg 5 exits 0 with a cut file.
+    const long = join(dir, "long.ogg");
+    await run("ffmpeg", [
+      "-nostdin",
+      "-v",
+      "error",
+      "-y",
+      "-f",
+      "lavfi",
+      "-i",
+      "sine=duration=60",
+      "-c:a",
+      "libvorbis",
+      long,
+    ]);
+    for (const input of [stereo, long]) {
+      await assert.rejects(decodeChannel(input, "/dev/full", "mix"), (error: unknown) => {
+        assert.ok(error instanceof CommandFailedError, String(error));
+        assert.ok(!(error instanceof DecodeError));
+        assert.equal(toolFault(error), "storage-full");
+        assert.equal(serverFaultOf(error), "storage-full");
+        return true;
+      });
+    }
   });
 
   it("fails on a channel the media does not have", async () => {
