@@ -16,6 +16,7 @@ import { undiciSender } from "./net/callback-sender.ts";
 import { PocketsphinxRecognizer } from "./pipeline/pocketsphinx.ts";
 import { removeLeftoverTempDirs } from "./pipeline/temp-dirs.ts";
 import { processMedia } from "./processing/process-media.ts";
+import { startOrphanCheck } from "./processing/orphan-check.ts";
 import { startSweeper } from "./processing/sweeper.ts";
 import type { Role } from "./roles.ts";
 import { type Services, type Stoppable, systemClock } from "./services.ts";
@@ -152,7 +153,7 @@ async function openBlobStore(settings: Settings): Promise<BlobStore & { close?()
 }
 
 /**
- * Processing workers, callback delivery and the sweeper. Stopping them stops the job queue too: processing
+ * Processing workers, callback delivery, the sweeper and the check for orphaned media. Stopping them stops the job queue too: processing
  * and deliveries each get `HARK_STOP_TIMEOUT` to finish at the same time, not one after the other.
  */
 export async function startWorkers(services: Services): Promise<Stoppable> {
@@ -162,9 +163,15 @@ export async function startWorkers(services: Services): Promise<Stoppable> {
   const { callbackConcurrency } = services.settings;
   const dispatcher = callbackConcurrency > 0 ? startDispatcher(services, callbackConcurrency) : undefined;
   const sweeper = startSweeper(services);
+  const orphanCheck = startOrphanCheck(services);
   return {
     async stop() {
-      const stopped = await Promise.allSettled([services.jobs.stop(), dispatcher?.stop(), sweeper.stop()]);
+      const stopped = await Promise.allSettled([
+        services.jobs.stop(),
+        dispatcher?.stop(),
+        sweeper.stop(),
+        orphanCheck.stop(),
+      ]);
       for (const result of stopped) {
         if (result.status === "rejected") services.log.error({ err: result.reason }, "error while stopping");
       }

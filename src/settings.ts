@@ -269,7 +269,8 @@ export const definitions = {
   },
   sweepIntervalSeconds: {
     variable: "HARK_SWEEP_INTERVAL_SECONDS",
-    description: "How often expired media are looked for and deleted.",
+    description:
+      "How often expired media are looked for and deleted, and media left without a processing job are ended `failed`.",
     shownDefault: "60",
     parse: integer("HARK_SWEEP_INTERVAL_SECONDS", 60, 1, 86400),
   },

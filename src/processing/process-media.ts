@@ -32,15 +32,9 @@ import { transcribeMedia } from "../pipeline/transcribe.ts";
 import { InvalidPublicKeyError } from "../security/openpgp.ts";
 import type { Services } from "../services.ts";
 import { definitionsFor } from "../store/definitions-for.ts";
-import type { ProcessAttempt } from "../store/job-queue.ts";
-import {
-  getMedia,
-  recordContentType,
-  recordLength,
-  recordOriginal,
-  recordProgress,
-  startProcessing,
-} from "../store/media.ts";
+import { type ProcessAttempt, processQueueOptions } from "../store/job-queue.ts";
+import { getMedia, recordContentType, recordLength, recordOriginal, recordProgress } from "../store/media.ts";
+import { claimAttempt, closeAttempt } from "../store/processing-attempts.ts";
 import { getPublicKey } from "../store/public-keys.ts";
 import { downloadMedia, MediaDownloadError } from "./download-media.ts";
 import { encryptStreams } from "./encrypt-results.ts";
@@ -55,7 +49,11 @@ class MediaFault extends Error {
   }
 }
 
-/** `attempt.signal` aborts when this process hands the job back as it stops (see store/job-queue.ts). */
+/**
+ * `attempt.signal` aborts when this process hands the job back as it stops (see store/job-queue.ts). What
+ * earlier attempts cost the item (its row's counts, not pg-boss's) decides whether this one may fail
+ * without ending it: a hand-back costs nothing, a failure or a crash one of their allowances.
+ */
 export async function processMedia(
   services: Services,
   mediaId: string,
@@ -64,30 +62,48 @@ export async function processMedia(
   const { db, log } = services;
   const media = await getMedia(db, mediaId);
   if (!media || media.status === "finished" || media.status === "failed") return;
-  if (!(await startProcessing(db, mediaId))) return;
-  log.info({ mediaId, retry: attempt.retryCount }, "processing started");
+  const counts = await claimAttempt(db, mediaId);
+  if (!counts) return;
+  if (counts.crashes > processQueueOptions.crashLimit) {
+    log.error(
+      { mediaId, crashes: counts.crashes },
+      "processing failed for good: its process died every time",
+    );
+    await endFailed(services, mediaId, errorEntry("internal", OUT_OF_RETRIES));
+    return;
+  }
+  log.info({ mediaId, retry: attempt.retryCount, ...counts }, "processing started");
   try {
     const result = await transcribe(services, media, attempt.signal);
     await endProcessing(services, mediaId, { status: "finished", ...result });
   } catch (error) {
     // Handed back: another worker takes the job over; nothing about the item has failed.
-    if (attempt.signal?.aborted) throw error;
+    if (attempt.signal?.aborted) {
+      await closeAttempt(db, mediaId, "handedBack");
+      throw error;
+    }
     const fault = asMediaFault(error);
-    if (!fault && !attempt.final) {
-      log.warn({ err: error, mediaId, retry: attempt.retryCount }, "processing failed; it will be retried");
+    if (!fault && counts.failures < processQueueOptions.retryLimit) {
+      log.warn({ err: error, mediaId, ...counts }, "processing failed; it will be retried");
+      await closeAttempt(db, mediaId, "failed");
       throw error;
     }
     if (fault) log.info({ err: error, mediaId }, "processing failed: the media or its configuration");
     else log.error({ err: error, mediaId }, "processing failed for good");
-    const entry = fault?.entry ?? serverFaultEntry(error, mediaId);
-    // The one place a processing failure becomes what the client reads (the document, the callbacks).
-    const shown = {
-      code: entry.code,
-      error: clientMessage(entry.error, { roots: [services.settings.dataDir] }),
-    };
-    await recordProgress(db, mediaId, "transcribe", { status: "failed" });
-    await endProcessing(services, mediaId, { status: "failed", sections: {}, messages: [], errors: [shown] });
+    await endFailed(services, mediaId, fault?.entry ?? serverFaultEntry(error, mediaId));
   }
+}
+
+const OUT_OF_RETRIES = "Processing failed on our side; retrying did not help. Upload the media again later";
+
+/** The one place a processing failure becomes what the client reads (the document, the callbacks). */
+async function endFailed(services: Services, mediaId: string, entry: ErrorEntry): Promise<void> {
+  const shown = {
+    code: entry.code,
+    error: clientMessage(entry.error, { roots: [services.settings.dataDir] }),
+  };
+  await recordProgress(services.db, mediaId, "transcribe", { status: "failed" });
+  await endProcessing(services, mediaId, { status: "failed", sections: {}, messages: [], errors: [shown] });
 }
 
 async function transcribe(

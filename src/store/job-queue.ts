@@ -16,19 +16,41 @@ export interface ProcessJob {
 
 export const PROCESS_QUEUE = "process";
 
+/** pg-boss's schema in the database; the check for orphaned media reads its job table. */
+export const JOB_SCHEMA = "pgboss";
+
+/**
+ * An item's retry budget. Three kinds of interrupted attempt, counted apart (store/processing-attempts.ts):
+ * - a hand-back, when the process stops (SIGTERM, a deploy): costs nothing, however often it happens;
+ * - a failure on our side (an error that is not the media's fault): `retryLimit` more attempts follow;
+ * - a crash (the process killed mid-way, seen as a lapsed heartbeat): `crashLimit` are survived. A crash
+ *   is mostly the machine's doing, not the item's, hence the larger allowance; an item that kills its
+ *   process every time still ends, `failed`, after that many.
+ * pg-boss counts every claim as a retry, so its own limit, `jobRetryLimit`, is only a ceiling far above
+ * those; should even that run out, the check for orphaned media (processing/orphan-check.ts) ends the item.
+ */
 export interface ProcessQueueOptions {
   /**
    * Seconds between a worker's heartbeats on a running job; a worker that stops sending them (killed,
    * machine gone) has its job handed to another after this long.
    */
   heartbeatSeconds: number;
-  /** Attempts after the first when processing fails unexpectedly (a crash, the database gone). */
+  /** Attempts after the first when processing fails on our side (the database gone, a recogniser fault). */
   retryLimit: number;
+  /** Crashes of the processing process an item survives; the claim after one more ends it `failed`. */
+  crashLimit: number;
+  /** pg-boss's retry limit: claims of any kind, hand-backs included, after the first. */
+  jobRetryLimit: number;
 }
 
 export const SUPERVISE_INTERVAL_SECONDS = 10;
 
-export const processQueueOptions: ProcessQueueOptions = { heartbeatSeconds: 15, retryLimit: 2 };
+export const processQueueOptions: ProcessQueueOptions = {
+  heartbeatSeconds: 15,
+  retryLimit: 2,
+  crashLimit: 5,
+  jobRetryLimit: 100,
+};
 
 export interface JobQueue {
   enqueueProcess(sql: Sql, mediaId: string, priority: "low" | "normal" | "high"): Promise<void>;
@@ -45,9 +67,8 @@ export interface JobQueue {
 }
 
 export interface ProcessAttempt {
+  /** pg-boss's count of earlier claims (hand-backs, crashes and failures alike): for the log only. */
   retryCount: number;
-  /** No retry follows this attempt should it fail. */
-  final: boolean;
   /** Aborted when this process hands the job back as it stops: the work is to be abandoned, not failed. */
   signal: AbortSignal;
 }
@@ -67,6 +88,7 @@ export async function startJobQueue(
   // LISTEN/NOTIFY wakes a worker the moment a job is queued; polling stays on as the backstop.
   const boss = new PgBoss({
     connectionString: url,
+    schema: JOB_SCHEMA,
     max: Math.max(2, Math.floor(poolSize / 2)),
     useListenNotify: true,
     // How often lapsed heartbeats are looked for: a dead worker's job runs again within
@@ -79,7 +101,7 @@ export async function startJobQueue(
   await boss.start();
   const options = {
     heartbeatSeconds: processQueueOptions.heartbeatSeconds,
-    retryLimit: processQueueOptions.retryLimit,
+    retryLimit: processQueueOptions.jobRetryLimit,
     retryDelay: 2,
     // A long call takes a while; the heartbeat, not this limit, is what notices a dead worker.
     expireInSeconds: 6 * 3600,
@@ -91,6 +113,8 @@ export async function startJobQueue(
   // Earlier releases queued callback deliveries here; the deliveries table is their queue now (migration
   // 003 carried their times over).
   await boss.deleteQueue("deliver");
+  // Handlers under way: a stop waits for them to record their hand-back before the database closes.
+  const handling = new Set<Promise<void>>();
   return {
     async enqueueProcess(sql, mediaId, priority) {
       const job: ProcessJob = { kind: "process", v: 1, mediaId };
@@ -109,20 +133,24 @@ export async function startJobQueue(
             if (!job) return;
             if (job.data.kind !== "process" || job.data.v !== 1)
               throw new Error(`unknown job payload ${JSON.stringify(job.data)}`);
+            const handled = handler(job.data, { retryCount: job.retryCount, signal: job.signal });
+            handling.add(handled);
             try {
-              await handler(job.data, {
-                retryCount: job.retryCount,
-                final: job.retryCount >= processQueueOptions.retryLimit,
-                signal: job.signal,
-              });
+              await handled;
             } finally {
+              handling.delete(handled);
               if (worker.id !== undefined) boss.notifyWorker(worker.id);
             }
           },
         );
       }
     },
-    // A job handed back counts as one of its retries: pg-boss has no way to return a job untouched.
-    stop: () => boss.stop({ graceful: true, timeout: stopTimeoutMs }),
+    // pg-boss counts a job handed back as one of its retries (it has no way to return a job untouched):
+    // the item's own counts, not pg-boss's, decide when it has run out (see ProcessQueueOptions).
+    async stop() {
+      await boss.stop({ graceful: true, timeout: stopTimeoutMs });
+      // Aborted by now: each handler records its hand-back and returns.
+      await Promise.allSettled([...handling]);
+    },
   };
 }

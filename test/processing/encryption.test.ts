@@ -178,7 +178,7 @@ describe("client-supplied encryption", () => {
       });
       const id = uploaded.json().mediaId as string;
       assert.equal((await idle.api(owner, "DELETE", `/v3/security/public-keys/${keyId}`)).statusCode, 204);
-      await processMedia(idle.services, id, { retryCount: 0, final: true });
+      await processMedia(idle.services, id, { retryCount: 0 });
       const document = (await idle.api(owner, "GET", `/v3/media/${id}`)).json();
       assert.equal(document.status, "failed");
       assert.equal(document.errors[0].code, 11502);
