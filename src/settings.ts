@@ -31,6 +31,10 @@ export interface Settings {
   /** Non-public networks callbacks and media downloads may reach all the same, as CIDRs. */
   readonly callbackAllowCidrs: readonly string[];
   readonly workerConcurrency: number;
+  /** Uploads and reprocesses one account may make in a minute; 0: no limit. */
+  readonly accountUploadsPerMinute: number;
+  /** Callback redeliveries one account may ask for in a minute; 0: no limit. */
+  readonly accountRedeliveriesPerMinute: number;
   readonly recognizerConcurrency: number;
   readonly pocketsphinxModelDir: string;
   readonly sweepIntervalSeconds: number;
@@ -253,6 +257,20 @@ export const definitions = {
     description: "Media items one process transcribes at once (each already uses every core).",
     shownDefault: "1",
     parse: integer("HARK_WORKER_CONCURRENCY", 1, 0, 64),
+  },
+  accountUploadsPerMinute: {
+    variable: "HARK_ACCOUNT_UPLOADS_PER_MINUTE",
+    description:
+      "Uploads (`POST /v3/media`) and reprocesses (`POST /v3/media/{mediaId}`) one account may make in any minute; more are refused with 429 and `Retry-After`. 0: no limit.",
+    shownDefault: "60",
+    parse: integer("HARK_ACCOUNT_UPLOADS_PER_MINUTE", 60, 0, 1_000_000),
+  },
+  accountRedeliveriesPerMinute: {
+    variable: "HARK_ACCOUNT_REDELIVERIES_PER_MINUTE",
+    description:
+      "Callback redeliveries one account may ask for in any minute, over all its callbacks (each one also at most once a minute); more are refused with 429 and `Retry-After`. 0: no limit.",
+    shownDefault: "20",
+    parse: integer("HARK_ACCOUNT_REDELIVERIES_PER_MINUTE", 20, 0, 1_000_000),
   },
   recognizerConcurrency: {
     variable: "HARK_RECOGNIZER_CONCURRENCY",
