@@ -31,6 +31,8 @@ export interface Settings {
   /** Non-public networks callbacks and media downloads may reach all the same, as CIDRs. */
   readonly callbackAllowCidrs: readonly string[];
   readonly workerConcurrency: number;
+  /** Process jobs of one account running at once, over every process; 0: no limit. */
+  readonly accountMaxProcessing: number;
   /** Uploads and reprocesses one account may make in a minute; 0: no limit. */
   readonly accountUploadsPerMinute: number;
   /** Callback redeliveries one account may ask for in a minute; 0: no limit. */
@@ -257,6 +259,17 @@ export const definitions = {
     description: "Media items one process transcribes at once (each already uses every core).",
     shownDefault: "1",
     parse: integer("HARK_WORKER_CONCURRENCY", 1, 0, 64),
+  },
+  accountMaxProcessing: {
+    variable: "HARK_ACCOUNT_MAX_PROCESSING",
+    description:
+      "Media items of one account processed at once, counted over every process (a `mediaUrl` download is part of its item's processing). The default leaves one of a process's workers to other accounts: `HARK_WORKER_CONCURRENCY` less one, at least 1. 0: no limit.",
+    shownDefault: "workers − 1, at least 1",
+    parse: (raw, env) => {
+      if (raw !== undefined && raw !== "") return integer("HARK_ACCOUNT_MAX_PROCESSING", 0, 0, 1000)(raw);
+      const workers = integer("HARK_WORKER_CONCURRENCY", 1, 0, 64)(env.HARK_WORKER_CONCURRENCY);
+      return Math.max(1, workers - 1);
+    },
   },
   accountUploadsPerMinute: {
     variable: "HARK_ACCOUNT_UPLOADS_PER_MINUTE",

@@ -160,7 +160,11 @@ export function registerReprocessRoute(app: HarkApp, services: Services): void {
         });
         // Another reprocess of the same item got there first (its refusal rolls the count back).
         if (!next) requireEnded({ ...media, status: "running" });
-        await jobs.enqueueProcess(sql, media.mediaId, configuration.priority);
+        await jobs.enqueueProcess(sql, {
+          mediaId: media.mediaId,
+          accountId,
+          priority: configuration.priority,
+        });
       });
       const reprocessed = await getMedia(db, media.mediaId);
       if (!reprocessed) throw new Error(`media ${media.mediaId} vanished right after its reprocess`);

@@ -150,7 +150,7 @@ export function registerUploadRoute(app: HarkApp, services: Services): void {
             dateCreated: clock.now(),
             deliveryIds: config.callbacks.map(() => randomUUID()),
           });
-          await jobs.enqueueProcess(sql, mediaId, config.priority);
+          await jobs.enqueueProcess(sql, { mediaId, accountId, priority: config.priority });
         });
       } catch (error) {
         await blobs
