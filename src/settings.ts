@@ -263,12 +263,13 @@ export const definitions = {
   accountMaxProcessing: {
     variable: "HARK_ACCOUNT_MAX_PROCESSING",
     description:
-      "Media items of one account processed at once, counted over every process (a `mediaUrl` download is part of its item's processing). The default leaves one of a process's workers to other accounts: `HARK_WORKER_CONCURRENCY` less one, at least 1. 0: no limit.",
-    shownDefault: "workers − 1, at least 1",
+      "Media items of one account processed at once, counted over every process (a `mediaUrl` download is part of its item's processing): one account's backlog or stalled downloads then leave the other slots to other accounts. The default leaves one of a process's workers to other accounts: `HARK_WORKER_CONCURRENCY` less one; with one worker a process cannot be fair, and the default is no limit (with several processes of one worker each, set it below their total). 0: no limit.",
+    shownDefault: "workers − 1",
     parse: (raw, env) => {
       if (raw !== undefined && raw !== "") return integer("HARK_ACCOUNT_MAX_PROCESSING", 0, 0, 1000)(raw);
+      // One slot per process: a limit of 1 would only keep a lone account off other processes' slots.
       const workers = integer("HARK_WORKER_CONCURRENCY", 1, 0, 64)(env.HARK_WORKER_CONCURRENCY);
-      return Math.max(1, workers - 1);
+      return Math.max(0, workers - 1);
     },
   },
   accountUploadsPerMinute: {
