@@ -157,7 +157,8 @@ async function openBlobStore(settings: Settings): Promise<BlobStore & { close?()
  * and deliveries each get `HARK_STOP_TIMEOUT` to finish at the same time, not one after the other.
  */
 export async function startWorkers(services: Services): Promise<Stoppable> {
-  await services.jobs.workProcess(services.settings.workerConcurrency, (job, attempt) =>
+  const { workerConcurrency, accountMaxProcessing } = services.settings;
+  await services.jobs.workProcess(workerConcurrency, accountMaxProcessing, (job, attempt) =>
     processMedia(services, job.mediaId, attempt),
   );
   const { callbackConcurrency } = services.settings;

@@ -31,6 +31,12 @@ export interface Settings {
   /** Non-public networks callbacks and media downloads may reach all the same, as CIDRs. */
   readonly callbackAllowCidrs: readonly string[];
   readonly workerConcurrency: number;
+  /** Process jobs of one account running at once, over every process; 0: no limit. */
+  readonly accountMaxProcessing: number;
+  /** Uploads and reprocesses one account may make in a minute; 0: no limit. */
+  readonly accountUploadsPerMinute: number;
+  /** Callback redeliveries one account may ask for in a minute; 0: no limit. */
+  readonly accountRedeliveriesPerMinute: number;
   readonly recognizerConcurrency: number;
   readonly pocketsphinxModelDir: string;
   readonly sweepIntervalSeconds: number;
@@ -253,6 +259,32 @@ export const definitions = {
     description: "Media items one process transcribes at once (each already uses every core).",
     shownDefault: "1",
     parse: integer("HARK_WORKER_CONCURRENCY", 1, 0, 64),
+  },
+  accountMaxProcessing: {
+    variable: "HARK_ACCOUNT_MAX_PROCESSING",
+    description:
+      "Media items of one account processed at once, counted over every process (a `mediaUrl` download is part of its item's processing): one account's backlog or stalled downloads then leave the other slots to other accounts. The default leaves one of a process's workers to other accounts: `HARK_WORKER_CONCURRENCY` less one; with one worker a process cannot be fair, and the default is no limit (with several processes of one worker each, set it below their total). 0: no limit.",
+    shownDefault: "workers − 1",
+    parse: (raw, env) => {
+      if (raw !== undefined && raw !== "") return integer("HARK_ACCOUNT_MAX_PROCESSING", 0, 0, 1000)(raw);
+      // One slot per process: a limit of 1 would only keep a lone account off other processes' slots.
+      const workers = integer("HARK_WORKER_CONCURRENCY", 1, 0, 64)(env.HARK_WORKER_CONCURRENCY);
+      return Math.max(0, workers - 1);
+    },
+  },
+  accountUploadsPerMinute: {
+    variable: "HARK_ACCOUNT_UPLOADS_PER_MINUTE",
+    description:
+      "Uploads (`POST /v3/media`) and reprocesses (`POST /v3/media/{mediaId}`) one account may make in any minute; more are refused with 429 and `Retry-After`. 0: no limit.",
+    shownDefault: "60",
+    parse: integer("HARK_ACCOUNT_UPLOADS_PER_MINUTE", 60, 0, 1_000_000),
+  },
+  accountRedeliveriesPerMinute: {
+    variable: "HARK_ACCOUNT_REDELIVERIES_PER_MINUTE",
+    description:
+      "Callback redeliveries one account may ask for in any minute, over all its callbacks (each one also at most once a minute); more are refused with 429 and `Retry-After`. 0: no limit.",
+    shownDefault: "20",
+    parse: integer("HARK_ACCOUNT_REDELIVERIES_PER_MINUTE", 20, 0, 1_000_000),
   },
   recognizerConcurrency: {
     variable: "HARK_RECOGNIZER_CONCURRENCY",

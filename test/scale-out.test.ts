@@ -112,7 +112,8 @@ describe("one API and several worker processes on one PostgreSQL and one S3 buck
       "the stopped worker ended nothing: it handed its job back",
     );
     // Two slots: one is free when the killed worker's job comes back, so its pickup is what is measured.
-    const third = await worker({ HARK_WORKER_CONCURRENCY: "2" });
+    // No per-account limit: the one account here may fill both (its default would keep one for others).
+    const third = await worker({ HARK_WORKER_CONCURRENCY: "2", HARK_ACCOUNT_MAX_PROCESSING: "0" });
     await started(third);
     const takenOver = await third.logLine((l) => l.msg === "processing started" && l.mediaId === killedItem);
     assert.ok(

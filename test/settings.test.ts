@@ -37,6 +37,17 @@ describe("loadSettings", () => {
     assert.equal(settings.maxConnections, 1000);
   });
 
+  it("limits each account by default, and derives its processing limit from the worker count", () => {
+    const settings = loadSettings({});
+    assert.equal(settings.accountUploadsPerMinute, 60);
+    assert.equal(settings.accountRedeliveriesPerMinute, 20);
+    assert.equal(settings.accountMaxProcessing, 0, "one worker: no per-account limit");
+    assert.equal(loadSettings({ HARK_WORKER_CONCURRENCY: "4" }).accountMaxProcessing, 3);
+    const set = { HARK_WORKER_CONCURRENCY: "4", HARK_ACCOUNT_MAX_PROCESSING: "2" };
+    assert.equal(loadSettings(set).accountMaxProcessing, 2);
+    assertRefused({ HARK_ACCOUNT_UPLOADS_PER_MINUTE: "-1" }, "HARK_ACCOUNT_UPLOADS_PER_MINUTE");
+  });
+
   it("treats empty values as unset", () => {
     const settings = loadSettings({
       PORT: "",
@@ -74,6 +85,9 @@ describe("loadSettings", () => {
       HARK_CALLBACK_ALLOW_PRIVATE: "YES",
       HARK_CALLBACK_ALLOW_CIDRS: "10.1.0.0/16, fd00:1::/32",
       HARK_WORKER_CONCURRENCY: "3",
+      HARK_ACCOUNT_MAX_PROCESSING: "5",
+      HARK_ACCOUNT_UPLOADS_PER_MINUTE: "600",
+      HARK_ACCOUNT_REDELIVERIES_PER_MINUTE: "0",
       HARK_RECOGNIZER_CONCURRENCY: "2",
       HARK_POCKETSPHINX_MODEL_DIR: "/models/en",
       HARK_SWEEP_INTERVAL_SECONDS: "5",
@@ -115,6 +129,9 @@ describe("loadSettings", () => {
         callbackAllowPrivate: true,
         callbackAllowCidrs: ["10.1.0.0/16", "fd00:1::/32"],
         workerConcurrency: 3,
+        accountMaxProcessing: 5,
+        accountUploadsPerMinute: 600,
+        accountRedeliveriesPerMinute: 0,
         recognizerConcurrency: 2,
         pocketsphinxModelDir: "/models/en",
         sweepIntervalSeconds: 5,

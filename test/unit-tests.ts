@@ -64,5 +64,7 @@ export const UNIT_TESTS: readonly string[] = [
   "test/roles.test.ts",
   "test/security/openpgp.test.ts",
   "test/settings.test.ts",
+  "test/store/account-limits.test.ts",
   "test/store/batcher.test.ts",
+  "test/store/process-job-order.test.ts",
 ];

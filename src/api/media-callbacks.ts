@@ -9,7 +9,9 @@ import { mediaUrl } from "../documents/media-document.ts";
 import { REDELIVERY_INTERVAL_MS } from "../domain/delivery.ts";
 import { ApiError } from "../domain/errors.ts";
 import type { Services } from "../services.ts";
+import { takeAllowance } from "../store/account-limits.ts";
 import { attemptsOf, deliveriesOf, redeliver } from "../store/deliveries.ts";
+import { requireAllowance } from "./account-limits.ts";
 import type { HarkApp } from "./hark-app.ts";
 import { findMedia, MediaParams } from "./media-lookup.ts";
 import { accountRefusals, harkAddition, response, UuidParameter } from "./schemas/common.ts";
@@ -61,37 +63,51 @@ export function registerCallbackRoutes(app: HarkApp, services: Services): void {
         tags: TAGS,
         summary: "Send a callback again, from a fresh schedule",
         ...harkAddition(
-          "The same body and `webhook-id` as before, also after the callback succeeded or was exhausted, or to bring forward a next scheduled attempt. Refused (409) while processing has not ended, for a skipped callback, while the callback is due to be sent or a burst of tries is running; of concurrent redeliveries one is accepted. Refused (429, with `Retry-After` in seconds) less than a minute after the callback's last accepted redelivery. Takes no body.",
+          "The same body and `webhook-id` as before, also after the callback succeeded or was exhausted, or to bring forward a next scheduled attempt. Refused (409) while processing has not ended, for a skipped callback, while the callback is due to be sent or a burst of tries is running; of concurrent redeliveries one is accepted. Refused (429, with `Retry-After` in seconds) less than a minute after the callback's last accepted redelivery, and when the account has made as many redeliveries in the last minute as the server allows (`HARK_ACCOUNT_REDELIVERIES_PER_MINUTE`). Takes no body.",
         ),
         params: DeliveryParams,
         response: {
           202: response(CallbackLogEntry, "Scheduled; the callback's log entry."),
-          ...accountRefusals("notFound", "redeliveryRefused", "redeliveryTooSoon"),
+          ...accountRefusals(
+            "notFound",
+            "redeliveryRefused",
+            "redeliveryTooSoon",
+            "redeliveriesPerMinuteExceeded",
+          ),
         },
       },
     },
     async (request, reply) => {
       const media = await findMedia(services, request.account.accountId, request.params.mediaId);
       const { deliveryId } = request.params;
-      const result = await redeliver(
-        db,
-        media.mediaId,
-        deliveryId.toLowerCase(),
-        clock.now(),
-        REDELIVERY_INTERVAL_MS,
-      );
-      if (result === undefined) {
-        throw new ApiError("notFound", `This media has no callback ${JSON.stringify(deliveryId)}`);
-      }
-      if ("retryAfterMs" in result) {
-        const seconds = Math.ceil(result.retryAfterMs / 1000);
-        reply.header("retry-after", String(seconds));
-        throw new ApiError(
-          "redeliveryTooSoon",
-          `This callback was redelivered less than ${REDELIVERY_INTERVAL_MS / 1000} s ago; redeliver it again in ${seconds} s`,
+      const perMinute = settings.accountRedeliveriesPerMinute;
+      // One transaction: the account's count and the redelivery commit together, and a redelivery refused
+      // for the callback's own reasons (thrown below) rolls its count back.
+      const result = await db.transaction(async (sql) => {
+        const now = clock.now();
+        const allowance = await takeAllowance(sql, media.account.accountId, "redelivery", perMinute, now);
+        requireAllowance(reply, "redelivery", perMinute, allowance);
+        const outcome = await redeliver(
+          sql,
+          media.mediaId,
+          deliveryId.toLowerCase(),
+          now,
+          REDELIVERY_INTERVAL_MS,
         );
-      }
-      if (!("deliveryId" in result)) throw new ApiError("redeliveryRefused", refusal(result.state));
+        if (outcome === undefined) {
+          throw new ApiError("notFound", `This media has no callback ${JSON.stringify(deliveryId)}`);
+        }
+        if ("retryAfterMs" in outcome) {
+          const seconds = Math.ceil(outcome.retryAfterMs / 1000);
+          reply.header("retry-after", String(seconds));
+          throw new ApiError(
+            "redeliveryTooSoon",
+            `This callback was redelivered less than ${REDELIVERY_INTERVAL_MS / 1000} s ago; redeliver it again in ${seconds} s`,
+          );
+        }
+        if (!("deliveryId" in outcome)) throw new ApiError("redeliveryRefused", refusal(outcome.state));
+        return outcome;
+      });
       services.events.emit("delivery.scheduled", { deliveryId: result.deliveryId, mediaId: media.mediaId });
       const attempts = (await attemptsOf(db, media.mediaId)).get(result.deliveryId) ?? [];
       return reply.status(202).send(deliveryLogEntry(result, attempts));

@@ -21,8 +21,10 @@ import { parseConfiguration, parseMetadata, TEXT_PART_FAULTS, urlPolicyOf } from
 import { stringFault } from "../intake/json-values.ts";
 import { normalise, tokenise } from "../pipeline/align.ts";
 import type { Services } from "../services.ts";
+import { takeAllowance } from "../store/account-limits.ts";
 import { getMedia, startNextRun } from "../store/media.ts";
 import { ACCOUNT_FAULTS, accountFaults } from "./account-checks.ts";
+import { requireAllowance } from "./account-limits.ts";
 import type { HarkApp } from "./hark-app.ts";
 import { findMedia, linksNow, MediaParams } from "./media-lookup.ts";
 import { accountRefusals, ref, response } from "./schemas/common.ts";
@@ -88,6 +90,7 @@ export function registerReprocessRoute(app: HarkApp, services: Services): void {
             "bodyTooLarge",
             "requestTimeout",
             "unsupportedMediaType",
+            "uploadsPerMinuteExceeded",
           ),
         },
       },
@@ -137,7 +140,15 @@ export function registerReprocessRoute(app: HarkApp, services: Services): void {
       if (first) throw ApiError.of(first, ...rest);
       if (!metadata.ok) throw new Error("unreachable");
 
-      const started = await db.transaction(async (sql) => {
+      await db.transaction(async (sql) => {
+        // A reprocess costs what an upload does: it counts against the same limit.
+        const perMinute = settings.accountUploadsPerMinute;
+        requireAllowance(
+          reply,
+          "upload",
+          perMinute,
+          await takeAllowance(sql, accountId, "upload", perMinute, clock.now()),
+        );
         const next = await startNextRun(sql, {
           mediaId: media.mediaId,
           configuration,
@@ -147,11 +158,14 @@ export function registerReprocessRoute(app: HarkApp, services: Services): void {
           now: clock.now(),
           deliveryIds: configuration.callbacks.map(() => randomUUID()),
         });
-        if (next) await jobs.enqueueProcess(sql, media.mediaId, configuration.priority);
-        return next;
+        // Another reprocess of the same item got there first (its refusal rolls the count back).
+        if (!next) requireEnded({ ...media, status: "running" });
+        await jobs.enqueueProcess(sql, {
+          mediaId: media.mediaId,
+          accountId,
+          priority: configuration.priority,
+        });
       });
-      // Another reprocess of the same item got there first.
-      if (!started) requireEnded({ ...media, status: "running" });
       const reprocessed = await getMedia(db, media.mediaId);
       if (!reprocessed) throw new Error(`media ${media.mediaId} vanished right after its reprocess`);
       return reply.status(200).send(mediaDocument(reprocessed, linksNow(services)));

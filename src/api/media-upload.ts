@@ -20,8 +20,10 @@ import {
 } from "../intake/configuration.ts";
 import { UNKNOWN_CONTENT_TYPE } from "../pipeline/media-content-type.ts";
 import type { Services } from "../services.ts";
+import { peekAllowance, takeAllowance } from "../store/account-limits.ts";
 import { getMedia, insertMedia } from "../store/media.ts";
 import { ACCOUNT_FAULTS, accountFaults } from "./account-checks.ts";
+import { requireAllowance } from "./account-limits.ts";
 import type { HarkApp } from "./hark-app.ts";
 import { linksNow } from "./media-lookup.ts";
 import { accountRefusals, Binary, ref, response } from "./schemas/common.ts";
@@ -82,6 +84,7 @@ export function registerUploadRoute(app: HarkApp, services: Services): void {
             "bodyTooLarge",
             "requestTimeout",
             "unsupportedMediaType",
+            "uploadsPerMinuteExceeded",
           ),
         },
       },
@@ -95,6 +98,15 @@ export function registerUploadRoute(app: HarkApp, services: Services): void {
           "Upload media as multipart/form-data with a 'media' file part (or a 'mediaUrl' field) and an optional 'configuration'",
         );
       }
+      const { accountId } = request.account;
+      const perMinute = settings.accountUploadsPerMinute;
+      // Refused before the body is read, when the account is over its limit already.
+      requireAllowance(
+        reply,
+        "upload",
+        perMinute,
+        await peekAllowance(db, accountId, "upload", perMinute, clock.now()),
+      );
       const mediaId = randomUUID();
       try {
         const received = await receiveParts(request, TEXT_PARTS, {
@@ -110,7 +122,7 @@ export function registerUploadRoute(app: HarkApp, services: Services): void {
         const mediaUrl = received.texts.mediaUrl?.trim() || undefined;
         faults.push(...sourceFaults(received, mediaUrl, urlPolicy));
         if (configuration.ok) {
-          faults.push(...(await accountFaults(db, request.account.accountId, configuration.value)));
+          faults.push(...(await accountFaults(db, accountId, configuration.value)));
         }
         const [first, ...rest] = faults;
         if (first) throw ApiError.of(first, ...rest);
@@ -118,9 +130,16 @@ export function registerUploadRoute(app: HarkApp, services: Services): void {
 
         const config = configuration.value;
         await db.transaction(async (sql) => {
+          // Counted with the upload, under the account's lock: of concurrent uploads none slips past it.
+          requireAllowance(
+            reply,
+            "upload",
+            perMinute,
+            await takeAllowance(sql, accountId, "upload", perMinute, clock.now()),
+          );
           await insertMedia(sql, {
             mediaId,
-            accountId: request.account.accountId,
+            accountId,
             configuration: config,
             metadata: metadata.value,
             mediaUrl,
@@ -131,7 +150,7 @@ export function registerUploadRoute(app: HarkApp, services: Services): void {
             dateCreated: clock.now(),
             deliveryIds: config.callbacks.map(() => randomUUID()),
           });
-          await jobs.enqueueProcess(sql, mediaId, config.priority);
+          await jobs.enqueueProcess(sql, { mediaId, accountId, priority: config.priority });
         });
       } catch (error) {
         await blobs

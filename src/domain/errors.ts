@@ -77,6 +77,10 @@ export const errorCodes = {
   redeliveryRefused: { code: 11401, status: 409 },
   /** A redelivery sooner than `REDELIVERY_INTERVAL_MS` after the callback's last accepted redelivery. */
   redeliveryTooSoon: { code: 11402, status: 429 },
+  /** More uploads and reprocesses in a minute than HARK_ACCOUNT_UPLOADS_PER_MINUTE; `Retry-After` says when. */
+  uploadsPerMinuteExceeded: { code: 11403, status: 429 },
+  /** More redeliveries in a minute than HARK_ACCOUNT_REDELIVERIES_PER_MINUTE; `Retry-After` says when. */
+  redeliveriesPerMinuteExceeded: { code: 11404, status: 429 },
   /** The body of `POST /v3/security/public-keys` is not an OpenPGP public key that can encrypt now. */
   invalidPublicKey: { code: 11501, status: 400 },
   /** `configuration.encryption.publicKeyId` names no public key of the account (or it was deleted). */

@@ -7,11 +7,27 @@
  */
 import { PgBoss } from "pg-boss";
 import type { Sql } from "./database.ts";
+import { orderAccountJobs } from "./process-job-order.ts";
 
 export interface ProcessJob {
   kind: "process";
   v: 1;
   mediaId: string;
+  /**
+   * The item's configuration.priority, by which its account's waiting jobs are ordered
+   * (store/process-job-order.ts). Absent in jobs queued by earlier releases: "normal".
+   */
+  priority?: ProcessPriority;
+}
+
+export type ProcessPriority = "low" | "normal" | "high";
+
+/** What a process job is queued for. */
+export interface ProcessRequest {
+  mediaId: string;
+  /** The item's account: its jobs are one pg-boss group, limited in how many run at once. */
+  accountId: string;
+  priority: ProcessPriority;
 }
 
 export const PROCESS_QUEUE = "process";
@@ -53,10 +69,14 @@ export const processQueueOptions: ProcessQueueOptions = {
 };
 
 export interface JobQueue {
-  enqueueProcess(sql: Sql, mediaId: string, priority: "low" | "normal" | "high"): Promise<void>;
-  /** Runs `handler` for process jobs, `concurrency` at a time in this process. */
+  enqueueProcess(sql: Sql, request: ProcessRequest): Promise<void>;
+  /**
+   * Runs `handler` for process jobs, `concurrency` at a time in this process, and at most
+   * `perAccount` of one account's at a time over every process (0: no such limit).
+   */
   workProcess(
     concurrency: number,
+    perAccount: number,
     handler: (job: ProcessJob, attempt: ProcessAttempt) => Promise<void>,
   ): Promise<void>;
   /**
@@ -72,8 +92,6 @@ export interface ProcessAttempt {
   /** Aborted when this process hands the job back as it stops: the work is to be abandoned, not failed. */
   signal: AbortSignal;
 }
-
-const PRIORITY = { low: 0, normal: 5, high: 10 } as const;
 
 function sqlAdapter(sql: Sql) {
   return { executeSql: (text: string, values?: unknown[]) => sql.query(text, values) };
@@ -116,11 +134,15 @@ export async function startJobQueue(
   // Handlers under way: a stop waits for them to record their hand-back before the database closes.
   const handling = new Set<Promise<void>>();
   return {
-    async enqueueProcess(sql, mediaId, priority) {
-      const job: ProcessJob = { kind: "process", v: 1, mediaId };
-      await boss.send(PROCESS_QUEUE, job, { priority: PRIORITY[priority], db: sqlAdapter(sql) });
+    async enqueueProcess(sql, { mediaId, accountId, priority }) {
+      const job: ProcessJob = { kind: "process", v: 1, mediaId, priority };
+      // No pg-boss priority: between accounts the queue is first come, first served, and the item's
+      // priority orders only its account's own jobs (store/process-job-order.ts). Jobs queued by earlier
+      // releases carry pg-boss priorities and no group: they run first, as they would have, unlimited.
+      await boss.send(PROCESS_QUEUE, job, { group: { id: accountId }, db: sqlAdapter(sql) });
+      await orderAccountJobs(sql, PROCESS_QUEUE, accountId);
     },
-    async workProcess(concurrency, handler) {
+    async workProcess(concurrency, perAccount, handler) {
       // One pg-boss worker per slot, so that each can be woken on its own: a worker that has just ended a
       // job looks for the next at once. Otherwise it would wait out its poll interval (less the job's
       // time) with jobs queued, as NOTIFY only announces jobs queued since.
@@ -128,7 +150,15 @@ export async function startJobQueue(
         const worker: { id?: string } = {};
         worker.id = await boss.work<ProcessJob>(
           PROCESS_QUEUE,
-          { batchSize: 1, notifyPollingIntervalSeconds: 5 },
+          {
+            batchSize: 1,
+            notifyPollingIntervalSeconds: 5,
+            // Counted in the database over every process: an account whose jobs are all running (a
+            // stalled mediaUrl download included) has the rest of its jobs skipped, and other accounts'
+            // jobs go ahead. pg-boss checks it without a lock, so two workers fetching at the same instant
+            // may each start one of an account's jobs: the limit can be passed by a job for a while.
+            ...(perAccount > 0 && { groupConcurrency: perAccount }),
+          },
           async ([job]) => {
             if (!job) return;
             if (job.data.kind !== "process" || job.data.v !== 1)

@@ -84,7 +84,7 @@ describe("POST /v3/media", () => {
       "select data from pgboss.job where name = 'process' and data->>'mediaId' = $1",
       [doc.mediaId],
     );
-    assert.deepEqual(jobs.rows[0]?.data, { kind: "process", v: 1, mediaId: doc.mediaId });
+    assert.deepEqual(jobs.rows[0]?.data, { kind: "process", v: 1, mediaId: doc.mediaId, priority: "normal" });
     const stored = await fs.readFile(path.join(hark.dataDir, "blobs", "media", doc.mediaId, "original"));
     assert.ok(stored.equals(AUDIO), "the stored bytes are the uploaded bytes");
   });
