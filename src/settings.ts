@@ -18,6 +18,10 @@ export interface Settings {
   /** Unset: the admin API is disabled. */
   readonly adminToken: string | undefined;
   readonly maxUploadBytes: number;
+  /** Largest `metadata` accepted (upload, reprocess, PUT), as compact JSON bytes. */
+  readonly maxMetadataBytes: number;
+  /** Metadata bytes one page of `GET /v3/media` holds at most; beyond it the page ends early, with `next`. */
+  readonly listPageMetadataBytes: number;
   /** Seconds a request body may send nothing before the request is refused (408) and its bytes dropped. */
   readonly uploadIdleTimeoutSeconds: number;
   /** Seconds a whole request body may take to arrive. */
@@ -185,6 +189,21 @@ export const definitions = {
     description: "Largest media file accepted; a larger upload is refused with 413.",
     shownDefault: String(2 * 1024 ** 3),
     parse: integer("HARK_MAX_UPLOAD_BYTES", 2 * 1024 ** 3, 1),
+  },
+  maxMetadataBytes: {
+    variable: "HARK_MAX_METADATA_BYTES",
+    description:
+      "Largest `metadata` accepted at upload, reprocess and `PUT .../metadata`, counted as compact JSON in UTF-8 bytes; larger is refused with 413 (10800) and nothing is stored.",
+    shownDefault: String(64 * 1024),
+    // At most 1 MiB: a text part and a JSON body are cut off there anyway.
+    parse: integer("HARK_MAX_METADATA_BYTES", 64 * 1024, 1024, 1024 ** 2),
+  },
+  listPageMetadataBytes: {
+    variable: "HARK_LIST_PAGE_METADATA_BYTES",
+    description:
+      "Metadata bytes one page of `GET /v3/media` holds at most: a page ends before `limit` when its items' metadata would pass this, and its `next` link continues from there. A page always holds at least one item.",
+    shownDefault: String(4 * 1024 ** 2),
+    parse: integer("HARK_LIST_PAGE_METADATA_BYTES", 4 * 1024 ** 2, 1024),
   },
   uploadIdleTimeoutSeconds: {
     variable: "HARK_UPLOAD_IDLE_TIMEOUT_SECONDS",

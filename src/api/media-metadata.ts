@@ -26,7 +26,7 @@ const METADATA_FAULTS = [
 ] as const;
 
 export function registerMetadataRoutes(app: HarkApp, services: Services): void {
-  const { db } = services;
+  const { db, settings } = services;
 
   const metadataOf = async (accountId: string, mediaId: string): Promise<Metadata> => {
     const stored = await getMetadata(db, mediaId.toLowerCase(), accountId);
@@ -65,7 +65,7 @@ export function registerMetadataRoutes(app: HarkApp, services: Services): void {
       ),
     );
     scope.addContentTypeParser("application/json", { parseAs: "string" }, (_request, body, done) => {
-      const parsed = parseMetadata(String(body));
+      const parsed = parseMetadata(String(body), settings.maxMetadataBytes);
       if (!parsed.ok) {
         const [first, ...rest] = parsed.errors;
         return done(first ? ApiError.of(first, ...rest) : new ApiError("metadataUnparseable", "Invalid"));

@@ -122,7 +122,7 @@ export function registerReprocessRoute(app: HarkApp, services: Services): void {
           faults.push(...parsed.errors);
         }
       }
-      const metadata = parseMetadata(received.texts.metadata);
+      const metadata = parseMetadata(received.texts.metadata, settings.maxMetadataBytes);
       if (!metadata.ok) faults.push(...metadata.errors);
       const transcript = received.texts.transcript;
       const unkeepable = transcript === undefined ? undefined : stringFault(transcript);

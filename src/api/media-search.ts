@@ -84,7 +84,8 @@ const SearchQuery = Type.Object(
         maximum: MAX_LIST_LIMIT,
         default: DEFAULT_LIST_LIMIT,
         "x-allowed": `a whole number from 1 to ${MAX_LIST_LIMIT}, given once`,
-        description: "How many items a page holds at most.",
+        description:
+          "How many items a page holds at most. A page whose items' metadata passes the server's budget (HARK_LIST_PAGE_METADATA_BYTES, 4 MiB by default) ends sooner; follow `_links.next` for the rest, as from any page.",
       }),
     ),
   },
@@ -134,6 +135,7 @@ export function registerMediaSearchRoute(app: HarkApp, services: Services): void
       const sortOrder: SortOrder = query.sortOrder ?? "desc";
       const search: MediaSearch = {
         limit: query.limit ?? DEFAULT_LIST_LIMIT,
+        pageMetadataBytes: settings.listPageMetadataBytes,
         sortOrder,
         extended: (query.extendedFilter ?? []).map(parseExtendedFilter),
         ...(query.externalId !== undefined && { externalId: query.externalId }),

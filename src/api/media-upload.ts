@@ -117,7 +117,7 @@ export function registerUploadRoute(app: HarkApp, services: Services): void {
         const faults: ErrorEntry[] = [];
         const configuration = parseConfiguration(received.texts.configuration, urlPolicy);
         if (!configuration.ok) faults.push(...configuration.errors);
-        const metadata = parseMetadata(received.texts.metadata);
+        const metadata = parseMetadata(received.texts.metadata, settings.maxMetadataBytes);
         if (!metadata.ok) faults.push(...metadata.errors);
         const mediaUrl = received.texts.mediaUrl?.trim() || undefined;
         faults.push(...sourceFaults(received, mediaUrl, urlPolicy));

@@ -43,7 +43,8 @@ export const errorCodes = {
   speechModelExtensionUnknown: { code: 10602, status: 400 },
   speechModelFeatureUnknown: { code: 10603, status: 400 },
   /**
-   * A request larger than its route takes: the media file (HARK_MAX_UPLOAD_BYTES), a text part (1 MiB), a
+   * A request larger than its route takes: the media file (HARK_MAX_UPLOAD_BYTES), metadata
+   * (HARK_MAX_METADATA_BYTES), a text part (1 MiB), a
    * JSON body (64 KiB for a public key, 4 MiB for training, else 1 MiB).
    */
   bodyTooLarge: { code: 10800, status: 413 },

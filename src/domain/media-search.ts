@@ -38,6 +38,8 @@ export interface DateBound {
 
 export interface MediaSearch {
   limit: number;
+  /** The metadata bytes a page holds at most (`pageLength`): what bounds a page's memory, not `limit`. */
+  pageMetadataBytes: number;
   sortOrder: SortOrder;
   externalId?: string;
   text?: TextQuery;
@@ -175,6 +177,22 @@ export function readingOrder(search: Pick<MediaSearch, "sortOrder" | "after" | "
         ? "desc"
         : search.sortOrder;
   return { read, reversed: read !== search.sortOrder };
+}
+
+/**
+ * How many of the rows read from the cursor a page keeps, given the size of each row's metadata in
+ * reading order: at most `limit`, and no more than `budget` bytes of metadata in all, so that a page of
+ * items with large metadata costs bounded memory however high `limit` is. The first row is always kept,
+ * however large, so that following `next` always moves on; a page cut short has `next` like a full one.
+ */
+export function pageLength(metadataBytes: readonly number[], limit: number, budget: number): number {
+  const rows = Math.min(metadataBytes.length, limit);
+  let total = 0;
+  for (let i = 0; i < rows; i++) {
+    total += metadataBytes[i] ?? 0;
+    if (i > 0 && total > budget) return i;
+  }
+  return rows;
 }
 
 export interface Cursors {

@@ -174,7 +174,12 @@ export function parseConfiguration(text: string | undefined, policy: UrlPolicy):
   };
 }
 
-export function parseMetadata(text: string | undefined): Parsed<Metadata | undefined> {
+/**
+ * `maxBytes`: the largest metadata kept, counted as compact JSON (what is stored and shown, whatever
+ * whitespace the client sent): every listing and callback carries it, so its size is what a page of
+ * `GET /v3/media` and a callback body cost.
+ */
+export function parseMetadata(text: string | undefined, maxBytes: number): Parsed<Metadata | undefined> {
   if (text === undefined || text.trim() === "") return { ok: true, value: undefined };
   let raw: unknown;
   try {
@@ -184,6 +189,15 @@ export function parseMetadata(text: string | undefined): Parsed<Metadata | undef
   }
   const hostile = unkeepable("metadata", raw);
   if (hostile) return fail(errorEntry("metadataUnparseable", hostile));
+  const bytes = Buffer.byteLength(JSON.stringify(raw));
+  if (bytes > maxBytes) {
+    return fail(
+      errorEntry(
+        "bodyTooLarge",
+        `metadata is ${bytes} bytes as compact JSON, more than the ${maxBytes} this server keeps (HARK_MAX_METADATA_BYTES); keep large documents elsewhere and put a reference to them in metadata.extended; nothing was stored`,
+      ),
+    );
+  }
   const duplicate = duplicateProperty(text);
   if (duplicate !== undefined) {
     return fail(

@@ -3,12 +3,14 @@
  * listing shows (never the results, which may be megabytes per item). Full text runs on
  * `media.search_document` and its GIN index; extendedFilter on containment and the `metadata` GIN index
  * (migration 008). An encrypted item's metadata and results match nothing and its metadata is not read.
+ * A page holds at most `pageMetadataBytes` of metadata (migration 019 keeps each item's size).
  */
 import type { ErrorEntry } from "../domain/errors.ts";
 import {
   containing,
   filterValues,
   type MediaSearch,
+  pageLength,
   readingOrder,
   type TextQuery,
 } from "../domain/media-search.ts";
@@ -77,19 +79,32 @@ export async function searchMedia(
   if (search.before !== undefined) where.push(`(m.date_created, m.media_id) < ${cursor(search.before)}`);
 
   const { read, reversed } = readingOrder(search);
-  const { rows } = await sql.query<SummaryRow>(
+  // Each row's shown metadata size, and the sum of those before it in reading order: the metadata itself
+  // is read only for rows that start within the page's budget, so the rows `pageLength` leaves out cost
+  // their size, never their metadata (the window runs over the rows as the limit pulls them).
+  const shownBytes = `case when ${NOT_ENCRYPTED} then m.metadata_bytes else 0 end`;
+  const order = `m.date_created ${read}, m.media_id ${read}`;
+  const bytesBefore = `coalesce(sum(${shownBytes}) over (order by ${order} rows between unbounded preceding and 1 preceding), 0)`;
+  const { rows } = await sql.query<SummaryRow & { metadata_bytes: number }>(
     `select m.media_id, m.account_id, a.account_name, m.status, m.configuration -> 'encryption' as encryption,
-            case when ${NOT_ENCRYPTED} then m.metadata end as metadata,
+            case when ${NOT_ENCRYPTED} and ${bytesBefore} <= ${param(search.pageMetadataBytes)} then m.metadata end
+              as metadata,
+            ${shownBytes} as metadata_bytes,
             m.media_content_type, m.length_ms, m.errors, m.time_to_live_seconds, m.date_created, m.date_finished,
             m.expires_on
      from media m join accounts a using (account_id)
      where ${where.join(" and ")}
-     order by m.date_created ${read}, m.media_id ${read}
+     order by ${order}
      limit ${param(search.limit + 1)}`,
     values,
   );
-  const page = rows.slice(0, search.limit).map(toSummary);
-  return { media: reversed ? page.reverse() : page, more: rows.length > search.limit };
+  const kept = pageLength(
+    rows.map((row) => row.metadata_bytes),
+    search.limit,
+    search.pageMetadataBytes,
+  );
+  const page = rows.slice(0, kept).map(toSummary);
+  return { media: reversed ? page.reverse() : page, more: rows.length > kept };
 }
 
 /**

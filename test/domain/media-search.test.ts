@@ -5,6 +5,7 @@ import {
   containing,
   filterValues,
   neighbourPages,
+  pageLength,
   parseDateBound,
   parseExtendedFilter,
   parseTextQuery,
@@ -140,4 +141,14 @@ test("the pages beside a page: after its last item going up, before its last goi
     neighbourPages({ sortOrder: "asc" }, { first: undefined, last: undefined, more: false }),
     {},
   );
+});
+
+test("a page keeps rows up to limit while their metadata fits the budget, and always its first", () => {
+  assert.equal(pageLength([10, 10, 10], 100, 1000), 3, "all fit: every row read");
+  assert.equal(pageLength([10, 10, 10, 10], 3, 1000), 3, "limit first: the extra row read is not kept");
+  assert.equal(pageLength([400, 400, 400], 100, 1000), 2, "the third would pass 1000");
+  assert.equal(pageLength([400, 600, 1], 100, 1000), 2, "exactly the budget fits");
+  assert.equal(pageLength([5000, 1], 100, 1000), 1, "one row over the budget is a page of its own");
+  assert.equal(pageLength([0, 0, 5000], 100, 1000), 2);
+  assert.equal(pageLength([], 100, 1000), 0);
 });

@@ -326,13 +326,13 @@ describe("metadata", () => {
       externalId: "x-1",
       extended: { a: { b: { c: [1, { d: true }] } } },
     };
-    const parsed = parseMetadata(JSON.stringify(metadata));
+    const parsed = parseMetadata(JSON.stringify(metadata), 65536);
     assert.deepEqual(parsed.ok && parsed.value, metadata);
   });
 
   test("refuses unparseable text, unknown fields, an empty or overlong externalId", () => {
     const code = (text: string) => {
-      const parsed = parseMetadata(text);
+      const parsed = parseMetadata(text, 65536);
       return parsed.ok ? undefined : parsed.errors[0]?.code;
     };
     assert.equal(code("{"), 10107);

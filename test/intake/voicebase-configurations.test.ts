@@ -189,7 +189,7 @@ describe("VoiceBase configurations", () => {
   });
 
   test("metadata with a field given twice is refused with 10110", () => {
-    const result = parseMetadata('{"title": "a", "extended": {"queue": 1, "queue": 2}}');
+    const result = parseMetadata('{"title": "a", "extended": {"queue": 1, "queue": 2}}', 65536);
     assert.ok(!result.ok);
     assert.equal(result.errors[0]?.code, 10110);
     assert.match(result.errors[0]?.error ?? "", /metadata\.extended\.queue/);

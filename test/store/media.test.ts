@@ -34,7 +34,14 @@ function configuration(raw: Record<string, unknown>): Configuration {
 
 /** The account's media, newest first, as `GET /v3/media` lists them. */
 async function listMedia(db: Database, accountId: string, query: { limit: number; externalId?: string }) {
-  return (await searchMedia(db, accountId, { sortOrder: "desc", extended: [], ...query })).media;
+  return (
+    await searchMedia(db, accountId, {
+      sortOrder: "desc",
+      extended: [],
+      pageMetadataBytes: 4 * 1024 ** 2,
+      ...query,
+    })
+  ).media;
 }
 
 async function newAccount(db: Database, prefix: string): Promise<Account> {
