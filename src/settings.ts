@@ -18,6 +18,8 @@ export interface Settings {
   /** Unset: the admin API is disabled. */
   readonly adminToken: string | undefined;
   readonly maxUploadBytes: number;
+  /** Longest media accepted, in seconds of audio: what the container says, and what decoding yields. */
+  readonly maxMediaSeconds: number;
   /** Seconds a request body may send nothing before the request is refused (408) and its bytes dropped. */
   readonly uploadIdleTimeoutSeconds: number;
   /** Seconds a whole request body may take to arrive. */
@@ -179,6 +181,13 @@ export const definitions = {
     description: "Largest media file accepted; a larger upload is refused with 413.",
     shownDefault: String(2 * 1024 ** 3),
     parse: integer("HARK_MAX_UPLOAD_BYTES", 2 * 1024 ** 3, 1),
+  },
+  maxMediaSeconds: {
+    variable: "HARK_MAX_MEDIA_SECONDS",
+    description:
+      "Longest media accepted, in seconds of audio. Longer is refused at upload (413, code 11103) when the container says its length, else the item fails with 11103 before it is transcribed; decoding stops there whatever the container claims.",
+    shownDefault: "14400",
+    parse: integer("HARK_MAX_MEDIA_SECONDS", 14400, 1, 7 * 86400),
   },
   uploadIdleTimeoutSeconds: {
     variable: "HARK_UPLOAD_IDLE_TIMEOUT_SECONDS",

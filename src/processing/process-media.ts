@@ -24,8 +24,9 @@ import { type AssembledTranscript, assembleTranscript } from "../pipeline/assemb
 import { DecodeError } from "../pipeline/decode.ts";
 import { contentTypeOfContainer } from "../pipeline/media-content-type.ts";
 import { RecognitionError } from "../pipeline/pocketsphinx.ts";
-import { probeMedia, UndecodableMediaError } from "../pipeline/probe.ts";
+import { MediaTooLongError, probeMedia, UndecodableMediaError } from "../pipeline/probe.ts";
 import { redactAudio } from "../pipeline/redact-audio.ts";
+import { redactFilePrefix } from "../pipeline/temp-dirs.ts";
 import { transcribeMedia } from "../pipeline/transcribe.ts";
 import { InvalidPublicKeyError } from "../security/openpgp.ts";
 import type { Services } from "../services.ts";
@@ -94,7 +95,8 @@ async function transcribe(
   const key = media.originalBlob ?? (await fetchMediaUrl(services, media));
 
   return blobs.withLocalFile(key, async (file) => {
-    const probe = await probeMedia(file);
+    const maxLengthMs = settings.maxMediaSeconds * 1000;
+    const probe = await probeMedia(file, { maxLengthMs, ...(signal && { signal }) });
     await recordLength(db, mediaId, probe.lengthMs);
     await recordContentType(db, mediaId, contentTypeOfContainer(probe.formatName));
     const speakers = media.configuration.speakers;
@@ -122,6 +124,7 @@ async function transcribe(
       recognizer: services.recognizer,
       ...(settings.recognizerConcurrency > 0 && { concurrency: settings.recognizerConcurrency }),
       tempDir,
+      maxLengthMs,
       ...(signal && { signal }),
       onProgress: (fraction) => {
         // A row update per tenth is plenty for a progress bar and keeps the database quiet.
@@ -217,8 +220,8 @@ async function makeRedactedAudio(
 ): Promise<string | undefined> {
   const redaction = analysis.audioRedaction;
   if (!redaction) return undefined;
-  // No extension: the output keeps the original's container.
-  const output = path.join(tempDir, `${media.mediaId}-redacted`);
+  // No extension: the output keeps the original's container. Named for this process: see temp-dirs.ts.
+  const output = path.join(tempDir, `${redactFilePrefix()}${media.mediaId}`);
   try {
     await redactAudio(original, output, redaction.ranges, redaction, undefined, {
       ...(signal && { signal }),
@@ -284,6 +287,7 @@ async function fetchMediaUrl(services: Services, media: MediaRecord): Promise<st
 
 function asMediaFault(error: unknown): MediaFault | undefined {
   if (error instanceof MediaFault) return error;
+  if (error instanceof MediaTooLongError) return new MediaFault(errorEntry("mediaTooLong", error.message));
   if (error instanceof UndecodableMediaError || error instanceof DecodeError) {
     return new MediaFault(errorEntry("mediaUndecodable", error.message));
   }
