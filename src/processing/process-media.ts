@@ -13,7 +13,7 @@ import path from "node:path";
 import { type Analysis, analyse } from "../analytics/analyse.ts";
 import { conversationRoles } from "../analytics/metrics.ts";
 import { punctuate } from "../analytics/punctuation.ts";
-import { originalKey, redactedAudioKey } from "../blobs/blob-store.ts";
+import { mediaPrefix, originalKey, redactedAudioKey } from "../blobs/blob-store.ts";
 import { type AnalysisPlan, NO_ANALYSES } from "../domain/configuration.ts";
 import { errorEntry, messageCodes, type ErrorEntry, type Message } from "../domain/errors.ts";
 import type { MediaRecord } from "../domain/media.ts";
@@ -34,6 +34,7 @@ import { definitionsFor } from "../store/definitions-for.ts";
 import type { ProcessAttempt } from "../store/job-queue.ts";
 import {
   getMedia,
+  mediaExists,
   recordContentType,
   recordLength,
   recordOriginal,
@@ -41,6 +42,7 @@ import {
   startProcessing,
 } from "../store/media.ts";
 import { getPublicKey } from "../store/public-keys.ts";
+import { watchDeletion } from "./deletion-watch.ts";
 import { downloadMedia, MediaDownloadError } from "./download-media.ts";
 import { encryptStreams } from "./encrypt-results.ts";
 import { endProcessing, type ProcessingOutcome } from "./end-processing.ts";
@@ -65,10 +67,15 @@ export async function processMedia(
   if (!media || media.status === "finished" || media.status === "failed") return;
   if (!(await startProcessing(db, mediaId))) return;
   log.info({ mediaId, retry: attempt.retryCount }, "processing started");
+  const watch = watchDeletion(db, mediaId, attempt.signal);
   try {
-    const result = await transcribe(services, media, attempt.signal);
-    await endProcessing(services, mediaId, { status: "finished", ...result });
+    const result = await transcribe(services, media, watch.signal);
+    await endOrDrop(services, mediaId, { status: "finished", ...result });
   } catch (error) {
+    if (watch.deleted()) {
+      await dropDeleted(services, mediaId);
+      return;
+    }
     // Handed back: another worker takes the job over; nothing about the item has failed.
     if (attempt.signal?.aborted) throw error;
     const fault = asMediaFault(error);
@@ -80,8 +87,28 @@ export async function processMedia(
         ? errorEntry("recognitionFailed", `Speech recognition failed: ${error.message}`)
         : errorEntry("internal", "Processing failed on our side; retrying did not help"));
     await recordProgress(db, mediaId, "transcribe", { status: "failed" });
-    await endProcessing(services, mediaId, { status: "failed", sections: {}, messages: [], errors: [entry] });
+    await endOrDrop(services, mediaId, { status: "failed", sections: {}, messages: [], errors: [entry] });
+  } finally {
+    watch.stop();
   }
+}
+
+/** Ends processing; an item deleted after its last look (between two polls) has its files dropped. */
+async function endOrDrop(services: Services, mediaId: string, outcome: ProcessingOutcome): Promise<void> {
+  if (await endProcessing(services, mediaId, outcome)) return;
+  if (!(await mediaExists(services.db, mediaId))) await dropDeleted(services, mediaId);
+}
+
+/**
+ * The item was deleted under the job: its children are killed and its temp files removed by now (the
+ * pipeline waits for both before it rejects). The blobs the delete removed may have come back since (a
+ * `mediaUrl` download, the redacted audio), so they are removed again. No callback: the item's
+ * deliveries went with its row.
+ */
+async function dropDeleted(services: Services, mediaId: string): Promise<void> {
+  await services.blobs.deletePrefix(mediaPrefix(mediaId));
+  services.log.info({ mediaId }, "processing stopped: the media was deleted");
+  services.events.emit("media.cancelled", { mediaId });
 }
 
 async function transcribe(

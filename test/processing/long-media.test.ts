@@ -1,9 +1,12 @@
 /**
- * Media longer than HARK_MAX_MEDIA_SECONDS,: it may cost the server no more than a short look. A 100 KB WAV at one sample a second claims 28 hours (16 kHz PCM of
+ * Media longer than HARK_MAX_MEDIA_SECONDS, and media deleted while it is processed: neither may cost
+ * the server more than a short look. A 100 KB WAV at one sample a second claims 28 hours (16 kHz PCM of
  * it: 3.2 GB of temp space); a deleted item's recogniser processes must stop, not run to the end.
  */
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
+import { once } from "node:events";
+import { watch } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
@@ -59,6 +62,12 @@ async function streamed(file: string, source: string): Promise<void> {
   } finally {
     await out.close();
   }
+}
+
+/** The ffmpeg and pocketsphinx processes this test process has started (through Hark's pipeline). */
+function pipelineChildren(): string[] {
+  const out = execFileSync("ps", ["-o", "comm=", "--ppid", String(process.pid)], { encoding: "utf8" });
+  return out.split("\n").filter((name) => /ffmpeg|ffprobe|pocketsphinx/.test(name));
 }
 
 async function filesUnder(dir: string): Promise<string[]> {
@@ -127,5 +136,54 @@ describe("long media and deleted media", () => {
       rows.map((row) => row.state),
       ["pending"],
     );
+  });
+
+  test("DELETE of an item being transcribed stops its engine processes and leaves nothing of it", async () => {
+    // Five minutes of noise at the recogniser's own rate: minutes of pocketsphinx work on two cores.
+    const noise = path.join(dir, "noise.wav");
+    execFileSync(
+      "ffmpeg",
+      ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "anoisesrc=d=300:r=16000:a=0.3"].concat([
+        "-ac",
+        "1",
+        "-c:a",
+        "pcm_s16le",
+        noise,
+      ]),
+    );
+    const tmp = path.join(hark.dataDir, "tmp");
+    await fs.mkdir(tmp, { recursive: true });
+    // The first piece cut for the recogniser says transcription is under way.
+    const watcher = watch(tmp, { recursive: true });
+    const pieceCut = once(watcher, "change", {}).then(async function wait(event): Promise<void> {
+      if (/piece-\d+\.wav$/.test(String(event[1]))) return;
+      return wait(await once(watcher, "change"));
+    });
+    const response = await hark.upload(token, { media: noise, configuration: CALLBACKS });
+    assert.equal(response.statusCode, 200, response.body);
+    const { mediaId } = response.json();
+    await pieceCut;
+    watcher.close();
+
+    const cancelled = new Promise<void>((resolve) => {
+      const listener = (event: { mediaId: string }) => {
+        if (event.mediaId !== mediaId) return;
+        hark.services.events.off("media.cancelled", listener);
+        resolve();
+      };
+      hark.services.events.on("media.cancelled", listener);
+    });
+    const deletedAt = Date.now();
+    assert.equal((await hark.api(token, "DELETE", `/v3/media/${mediaId}`)).statusCode, 204);
+    await cancelled;
+    // The watch looks once a second; the rest is killing the children and removing the files.
+    assert.ok(Date.now() - deletedAt < 10_000, `cancelled after ${Date.now() - deletedAt} ms`);
+
+    assert.deepEqual(pipelineChildren(), []);
+    assert.deepEqual(await filesUnder(tmp), []);
+    assert.deepEqual(await filesUnder(path.join(hark.dataDir, "blobs", "media", mediaId)), []);
+    assert.equal((await hark.api(token, "GET", `/v3/media/${mediaId}`)).statusCode, 404);
+    const { rows } = await hark.services.db.query("select 1 from deliveries where media_id = $1", [mediaId]);
+    assert.equal(rows.length, 0, "no callback is owed for a deleted item");
   });
 });
