@@ -28,6 +28,8 @@ export const systemClock: Clock = { now: () => new Date() };
  */
 export interface HarkEventMap {
   "media.ended": [{ mediaId: string; status: "finished" | "failed" }];
+  /** Processing of a media item deleted meanwhile has stopped and its files are gone. */
+  "media.cancelled": [{ mediaId: string }];
   /** A client asked for a callback again: it is due now. */
   "delivery.scheduled": [{ deliveryId: string; mediaId: string }];
   /** A scheduled attempt of a delivery has run its burst; `state` is where the delivery now stands. */

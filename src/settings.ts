@@ -22,6 +22,8 @@ export interface Settings {
   readonly maxMetadataBytes: number;
   /** Metadata bytes one page of `GET /v3/media` holds at most; beyond it the page ends early, with `next`. */
   readonly listPageMetadataBytes: number;
+  /** Longest media accepted, in seconds of audio: what the container says, and what decoding yields. */
+  readonly maxMediaSeconds: number;
   /** Seconds a request body may send nothing before the request is refused (408) and its bytes dropped. */
   readonly uploadIdleTimeoutSeconds: number;
   /** Seconds a whole request body may take to arrive. */
@@ -204,6 +206,13 @@ export const definitions = {
       "Metadata bytes one page of `GET /v3/media` holds at most: a page ends before `limit` when its items' metadata would pass this, and its `next` link continues from there. A page always holds at least one item.",
     shownDefault: String(4 * 1024 ** 2),
     parse: integer("HARK_LIST_PAGE_METADATA_BYTES", 4 * 1024 ** 2, 1024),
+  },
+  maxMediaSeconds: {
+    variable: "HARK_MAX_MEDIA_SECONDS",
+    description:
+      "Longest media accepted, in seconds of audio. Longer is refused at upload (413, code 11103) when the container says its length, else the item fails with 11103 before it is transcribed; decoding stops there whatever the container claims.",
+    shownDefault: "14400",
+    parse: integer("HARK_MAX_MEDIA_SECONDS", 14400, 1, 7 * 86400),
   },
   uploadIdleTimeoutSeconds: {
     variable: "HARK_UPLOAD_IDLE_TIMEOUT_SECONDS",

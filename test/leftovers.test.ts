@@ -9,7 +9,7 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { transcribeDirPrefix } from "../src/pipeline/temp-dirs.ts";
+import { redactFilePrefix, transcribeDirPrefix } from "../src/pipeline/temp-dirs.ts";
 import { startTestHark, type TestHark } from "./support/harness.ts";
 
 const HOUR = 3600 * 1000;
@@ -56,6 +56,14 @@ describe("leftovers of a crash, at start", () => {
     files.oldUnowned = await place(path.join(tmp, "hark-transcribe-Xy12Ab"), 48 * HOUR, true);
     files.freshUnowned = await place(path.join(tmp, "hark-transcribe-Zz34Cd"), HOUR, true);
     files.otherHost = await place(path.join(tmp, "hark-transcribe-1-elsewhere-jkl012"), HOUR, true);
+    const id = "0b6f4c2e-8a1d-4f3b-9c5e-2d7a6b1e0f93";
+    files.redactDead = await place(path.join(tmp, `${redactFilePrefix(deadPid())}${id}`), 0);
+    files.redactLive = await place(path.join(tmp, `${redactFilePrefix(process.ppid)}${id}`), 0);
+    // Named by earlier releases (no process in the name), and S3's downloads for ffmpeg.
+    files.oldRedacted = await place(path.join(tmp, `${id}-redacted`), 48 * HOUR);
+    files.freshRedacted = await place(path.join(tmp, `${id.replace("0b", "1c")}-redacted`), HOUR);
+    files.oldS3Download = await place(path.join(tmp, `${id}.blob`), 48 * HOUR);
+    files.freshS3Download = await place(path.join(tmp, `${id.replace("0b", "1c")}.blob`), HOUR);
     hark = await startTestHark({ HARK_DATA_DIR: dataDir, HARK_UPLOAD_TIMEOUT_SECONDS: "3600" });
   });
   after(async () => {
@@ -79,5 +87,14 @@ describe("leftovers of a crash, at start", () => {
     assert.equal(await exists(files.oldUnowned as string), false);
     assert.equal(await exists(files.freshUnowned as string), true);
     assert.equal(await exists(files.otherHost as string), true);
+  });
+
+  test("redacted-audio files of processes gone are removed, as are day-old ones no process names", async () => {
+    assert.equal(await exists(files.redactDead as string), false);
+    assert.equal(await exists(files.redactLive as string), true);
+    assert.equal(await exists(files.oldRedacted as string), false);
+    assert.equal(await exists(files.freshRedacted as string), true);
+    assert.equal(await exists(files.oldS3Download as string), false);
+    assert.equal(await exists(files.freshS3Download as string), true);
   });
 });

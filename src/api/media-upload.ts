@@ -19,6 +19,7 @@ import {
   urlPolicyOf,
 } from "../intake/configuration.ts";
 import { UNKNOWN_CONTENT_TYPE } from "../pipeline/media-content-type.ts";
+import { declaredMediaLengthMs, MediaTooLongError } from "../pipeline/probe.ts";
 import type { Services } from "../services.ts";
 import { peekAllowance, takeAllowance } from "../store/account-limits.ts";
 import { getMedia, insertMedia } from "../store/media.ts";
@@ -85,6 +86,7 @@ export function registerUploadRoute(app: HarkApp, services: Services): void {
             "requestTimeout",
             "unsupportedMediaType",
             "uploadsPerMinuteExceeded",
+            "mediaTooLong",
           ),
         },
       },
@@ -121,6 +123,7 @@ export function registerUploadRoute(app: HarkApp, services: Services): void {
         if (!metadata.ok) faults.push(...metadata.errors);
         const mediaUrl = received.texts.mediaUrl?.trim() || undefined;
         faults.push(...sourceFaults(received, mediaUrl, urlPolicy));
+        if (faults.length === 0 && received.file) faults.push(...(await lengthFaults(services, mediaId)));
         if (configuration.ok) {
           faults.push(...(await accountFaults(db, accountId, configuration.value)));
         }
@@ -163,6 +166,22 @@ export function registerUploadRoute(app: HarkApp, services: Services): void {
       return reply.status(200).send(mediaDocument(media, linksNow(services)));
     },
   );
+}
+
+/**
+ * Media whose container says it is longer than HARK_MAX_MEDIA_SECONDS is refused before anything is
+ * queued: a 100 KB WAV at one sample a second claims 28 hours. Asked only where the file is on this
+ * machine already (the filesystem store): from S3 it would be downloaded a second time. A length the
+ * container does not say (a streamed recording), or a file ffprobe cannot read, is left to processing,
+ * which checks the same limit before decoding.
+ */
+async function lengthFaults(services: Services, mediaId: string): Promise<ErrorEntry[]> {
+  const { settings, blobs } = services;
+  if (settings.blobStore !== "filesystem") return [];
+  const lengthMs = await blobs.withLocalFile(originalKey(mediaId), (file) => declaredMediaLengthMs(file));
+  const maxLengthMs = settings.maxMediaSeconds * 1000;
+  if (lengthMs === undefined || lengthMs <= maxLengthMs) return [];
+  return [errorEntry("mediaTooLong", new MediaTooLongError(lengthMs, maxLengthMs).message)];
 }
 
 function sourceFaults(received: Received, mediaUrl: string | undefined, urlPolicy: UrlPolicy): ErrorEntry[] {

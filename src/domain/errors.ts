@@ -58,6 +58,11 @@ export const errorCodes = {
   recognitionFailed: { code: 11101, status: 500 },
   /** A failed item's `errors`: the corrected transcript of a reprocess is too long to align to the recording. */
   alignmentTooLarge: { code: 11102, status: 400 },
+  /**
+   * The media is longer than HARK_MAX_MEDIA_SECONDS: refused at upload when the container says so (413, as
+   * for too many bytes), else in a failed item's `errors`.
+   */
+  mediaTooLong: { code: 11103, status: 413 },
   spottingGroupInvalid: { code: 11201, status: 400 },
   categoryInvalid: { code: 11202, status: 400 },
   categoryQueryInvalid: { code: 11203, status: 400 },

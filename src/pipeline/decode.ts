@@ -16,6 +16,11 @@ export class DecodeError extends Error {
 
 export interface DecodeOptions {
   signal?: AbortSignal;
+  /**
+   * Decoding stops once it has written this much audio: a header can claim a short length and hold days,
+   * and 16 kHz PCM of a day is 2.8 GB of temp space. The caller tells a cut from a whole by the length.
+   */
+  maxLengthMs?: number;
 }
 
 /** The ffmpeg audio filter arguments that reduce the input to the selected channel. */
@@ -49,6 +54,7 @@ export async function decodeChannel(
     "-map",
     "0:a:0",
     ...channelFilterArgs(channel),
+    ...(options.maxLengthMs === undefined ? [] : ["-t", String(options.maxLengthMs / 1000)]),
     "-ar",
     String(RECOGNIZER_SAMPLE_RATE),
     "-c:a",

@@ -21,6 +21,24 @@ export class UndecodableMediaError extends Error {
   }
 }
 
+/** The media is longer than Hark takes (`maxLengthMs`); `lengthMs` is what was found, at least. */
+export class MediaTooLongError extends Error {
+  readonly lengthMs: number;
+  readonly maxLengthMs: number;
+  constructor(lengthMs: number, maxLengthMs: number) {
+    super(
+      `The media is ${describeSeconds(lengthMs)} long${lengthMs > maxLengthMs ? "" : " or more"}; at most ${describeSeconds(maxLengthMs)} is accepted (HARK_MAX_MEDIA_SECONDS): upload shorter media`,
+    );
+    this.name = "MediaTooLongError";
+    this.lengthMs = lengthMs;
+    this.maxLengthMs = maxLengthMs;
+  }
+}
+
+function describeSeconds(ms: number): string {
+  return `${Math.round(ms / 1000)} s`;
+}
+
 interface FfprobeStream {
   codec_type?: string;
   codec_name?: string;
@@ -36,6 +54,11 @@ interface FfprobeOutput {
 
 export interface ProbeOptions {
   signal?: AbortSignal;
+  /**
+   * Longer media is refused with `MediaTooLongError`, from the container's own duration when it has one;
+   * when it has none, the decode that measures the length stops just past this.
+   */
+  maxLengthMs?: number;
 }
 
 /**
@@ -48,24 +71,7 @@ export async function probeMedia(path: string, options: ProbeOptions = {}): Prom
   const { size } = await stat(path);
   if (size === 0) throw new UndecodableMediaError("the media file is empty");
 
-  let output: FfprobeOutput;
-  try {
-    const { stdout } = await run(
-      "ffprobe",
-      ["-v", "error", "-print_format", "json", "-show_format", "-show_streams", path],
-      options,
-    );
-    output = JSON.parse(stdout) as FfprobeOutput;
-  } catch (error) {
-    if (error instanceof CommandFailedError && toolFault(error) === "input") {
-      const reason = stderrTail(error.stderr.replaceAll(`${path}: `, "").replaceAll(path, "the media"), 300);
-      throw new UndecodableMediaError(`not a media file ffmpeg can read (${reason || "no reason given"})`, {
-        cause: error,
-      });
-    }
-    throw error;
-  }
-
+  const output = await ffprobe(path, options);
   const audio = output.streams?.find((stream) => stream.codec_type === "audio");
   if (!audio) {
     const kinds = (output.streams ?? []).map((stream) => stream.codec_type ?? "unknown");
@@ -75,11 +81,11 @@ export async function probeMedia(path: string, options: ProbeOptions = {}): Prom
   const channels = audio.channels ?? 0;
   if (channels < 1) throw new UndecodableMediaError("the audio stream has no channels");
 
-  const lengthMs =
-    secondsToMs(audio.duration) ??
-    secondsToMs(output.format?.duration) ??
-    (await decodedLengthMs(path, options));
+  const lengthMs = declaredLengthMs(output) ?? (await decodedLengthMs(path, options));
   if (lengthMs <= 0) throw new UndecodableMediaError("the audio has zero length");
+  if (options.maxLengthMs !== undefined && lengthMs > options.maxLengthMs) {
+    throw new MediaTooLongError(lengthMs, options.maxLengthMs);
+  }
 
   return {
     lengthMs,
@@ -88,6 +94,48 @@ export async function probeMedia(path: string, options: ProbeOptions = {}): Prom
     codec: audio.codec_name ?? "unknown",
     formatName: output.format?.format_name ?? "unknown",
   };
+}
+
+/**
+ * The length the container declares for its first audio stream, without decoding anything: cheap enough
+ * for the upload to check before answering. Undefined when the file is not media ffprobe reads, or
+ * says no length (a streamed recording); then processing measures it.
+ */
+export async function declaredMediaLengthMs(
+  path: string,
+  options: ProbeOptions = {},
+): Promise<number | undefined> {
+  try {
+    return declaredLengthMs(await ffprobe(path, options));
+  } catch (error) {
+    if (error instanceof UndecodableMediaError) return undefined;
+    throw error;
+  }
+}
+
+async function ffprobe(path: string, options: ProbeOptions): Promise<FfprobeOutput> {
+  try {
+    const { stdout } = await run(
+      "ffprobe",
+      ["-v", "error", "-print_format", "json", "-show_format", "-show_streams", path],
+      options,
+    );
+    return JSON.parse(stdout) as FfprobeOutput;
+  } catch (error) {
+    if (error instanceof CommandFailedError && toolFault(error) === "input") {
+      const reason = stderrTail(error.stderr.replaceAll(`${path}: `, "").replaceAll(path, "the media"), 300);
+      throw new UndecodableMediaError(`not a media file ffmpeg can read (${reason || "no reason given"})`, {
+        cause: error,
+      });
+    }
+    throw error;
+  }
+}
+
+function declaredLengthMs(output: FfprobeOutput): number | undefined {
+  const audio = output.streams?.find((stream) => stream.codec_type === "audio");
+  if (!audio) return undefined;
+  return secondsToMs(audio.duration) ?? secondsToMs(output.format?.duration);
 }
 
 function secondsToMs(seconds: string | undefined): number | undefined {
@@ -113,6 +161,8 @@ async function decodedLengthMs(path: string, options: ProbeOptions): Promise<num
         path,
         "-map",
         "0:a:0",
+        // A file that says no length may hold days of audio: a second past the limit settles it.
+        ...(options.maxLengthMs === undefined ? [] : ["-t", String(options.maxLengthMs / 1000 + 1)]),
         "-f",
         "null",
         "-progress",

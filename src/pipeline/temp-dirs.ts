@@ -1,17 +1,30 @@
 /**
- * Transcription works in a temp directory under the data directory; a process that crashes leaves it
- * behind. Its name says which process made it (pid and host), so that a process starting later can tell
- * a leftover from a directory another live process sharing the data directory is still using.
+ * The pipeline works in temp space under the data directory (transcription directories, redacted-audio
+ * files); a process that crashes leaves them behind. Their names say which process made them (pid and
+ * host), so that a process starting later can tell a leftover from what another live process sharing the
+ * data directory is still using.
  */
 import fs from "node:fs/promises";
 import { hostname } from "node:os";
 import path from "node:path";
 
-const PREFIX = "hark-transcribe-";
 /** Directories whose maker cannot be told (another host, an older Hark) are removed once this old. */
 export const UNOWNED_TEMP_DIR_AGE_MS = 24 * 3600 * 1000;
-/** mkdtemp appends six characters to the prefix. */
-const SUFFIX_LENGTH = 6;
+
+/**
+ * What the pipeline makes, by prefix: the length of what follows the process part (mkdtemp's six
+ * characters; a media id) tells a name of this kind from an older naming that merely starts alike.
+ */
+const KINDS = [
+  { prefix: "hark-transcribe-", suffixLength: 6 },
+  { prefix: "hark-redact-", suffixLength: 36 },
+] as const;
+
+/**
+ * Names no process: earlier releases' redacted-audio files (`<mediaId>-redacted`), and the S3 store's
+ * downloads for ffmpeg (`<uuid>.blob`, read for at most a job's 6-hour expiry). Removed once a day old.
+ */
+const UNOWNED = [/^hark-(transcribe|redact)-/, /^[0-9a-f-]{36}-redacted$/, /^[0-9a-f-]{36}\.blob$/];
 
 /** The host part of a name: `-` separates the name's fields, so the host has none. */
 function hostPart(host: string): string {
@@ -20,7 +33,12 @@ function hostPart(host: string): string {
 
 /** The `mkdtemp` prefix of a transcription's temp directory, for process `pid` on this host. */
 export function transcribeDirPrefix(pid: number = process.pid, host: string = hostname()): string {
-  return `${PREFIX}${pid}-${hostPart(host)}-`;
+  return `hark-transcribe-${pid}-${hostPart(host)}-`;
+}
+
+/** The name of a redacted-audio temp file, less the media id that ends it. */
+export function redactFilePrefix(pid: number = process.pid, host: string = hostname()): string {
+  return `hark-redact-${pid}-${hostPart(host)}-`;
 }
 
 /** Whether a process `pid` runs on this host (one we may not signal runs all the same). */
@@ -34,7 +52,7 @@ function alive(pid: number): boolean {
 }
 
 /**
- * Whether a temp directory named `name` is a leftover. One made on this host is, once its process is gone,
+ * Whether a temp entry named `name` is a leftover. One made on this host is, once its process is gone,
  * or when its pid is this process's (which made none yet at start: a restarted container's pid 1 is
  * another life). One of another host or an older naming is, only when `ageMs` says nobody can be using it.
  */
@@ -43,20 +61,19 @@ export function isLeftoverTempDir(
   ageMs: number,
   self: { pid: number; host: string; alive: (pid: number) => boolean },
 ): boolean {
-  if (!name.startsWith(PREFIX)) return false;
-  const match = /^hark-transcribe-(\d+)-/.exec(name);
-  const pid = match ? Number(match[1]) : undefined;
-  if (
-    pid !== undefined &&
-    name.length === transcribeDirPrefix(pid, self.host).length + SUFFIX_LENGTH &&
-    name.startsWith(transcribeDirPrefix(pid, self.host))
-  ) {
-    return pid === self.pid || !self.alive(pid);
+  for (const { prefix, suffixLength } of KINDS) {
+    const match = new RegExp(`^${prefix}(\\d+)-`).exec(name);
+    if (!match) continue;
+    const pid = Number(match[1]);
+    const ours = `${prefix}${pid}-${hostPart(self.host)}-`;
+    if (name.length === ours.length + suffixLength && name.startsWith(ours)) {
+      return pid === self.pid || !self.alive(pid);
+    }
   }
-  return ageMs > UNOWNED_TEMP_DIR_AGE_MS;
+  return UNOWNED.some((pattern) => pattern.test(name)) && ageMs > UNOWNED_TEMP_DIR_AGE_MS;
 }
 
-/** Removes the leftover transcription temp directories in `dir`; resolves to their names. */
+/** Removes the pipeline's leftover temp directories and files in `dir`; resolves to their names. */
 export async function removeLeftoverTempDirs(dir: string, now: number = Date.now()): Promise<string[]> {
   const entries = await fs.readdir(dir, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
     if (error.code === "ENOENT") return [];
@@ -65,7 +82,7 @@ export async function removeLeftoverTempDirs(dir: string, now: number = Date.now
   const self = { pid: process.pid, host: hostname(), alive };
   const removed: string[] = [];
   for (const entry of entries) {
-    if (!entry.isDirectory() || !entry.name.startsWith(PREFIX)) continue;
+    if (!UNOWNED.some((pattern) => pattern.test(entry.name))) continue;
     const full = path.join(dir, entry.name);
     const stat = await fs.stat(full).catch(() => undefined);
     if (stat === undefined || !isLeftoverTempDir(entry.name, now - stat.mtimeMs, self)) continue;

@@ -5,6 +5,7 @@ import type { RecognizedWord, SpeakerWords } from "../domain/transcript.ts";
 import { type ChannelSelection, decodeChannel, RECOGNIZER_SAMPLE_RATE } from "./decode.ts";
 import { measureVoice } from "./measure-voice.ts";
 import { fastestPlan } from "./piece-plan.ts";
+import { MediaTooLongError } from "./probe.ts";
 import { PocketsphinxRecognizer } from "./pocketsphinx.ts";
 import { allOrAbort, createLimiter, type Limiter } from "./pool.ts";
 import type { Recognizer } from "./recognizer.ts";
@@ -46,6 +47,11 @@ export interface TranscribeOptions {
   balanceSlots?: number;
   /** Measure each word's voice features (`RecognizedWord.voice`) on the decoded channel. */
   voiceFeatures?: boolean;
+  /**
+   * Longer audio is refused with `MediaTooLongError`: decoding stops just past it, whatever the container
+   * claimed, so a job's temp space stays within what this length takes as 16 kHz PCM.
+   */
+  maxLengthMs?: number;
   /** Passed to `detectSilences`. */
   silence?: { noiseDb?: number; minSilenceMs?: number };
   /** Where the per-call temporary directory goes; defaults to the OS temp dir. It is removed at the end. */
@@ -78,9 +84,16 @@ export async function transcribeSpeaker(
   const dir = await mkdtemp(join(options.tempDir ?? tmpdir(), transcribeDirPrefix()));
   try {
     const decoded = (await isRecognizerReady(input, channel)) ? input : join(dir, "decoded.wav");
-    if (decoded !== input) await limiter.run(() => decodeChannel(input, decoded, channel, { signal }));
+    const { maxLengthMs } = options;
+    if (decoded !== input) {
+      // One second past the limit: decoded audio that reaches it is too long, not merely at the limit.
+      const limit = maxLengthMs === undefined ? {} : { maxLengthMs: maxLengthMs + 1000 };
+      await limiter.run(() => decodeChannel(input, decoded, channel, { signal, ...limit }));
+    }
     const layout = await readWavLayout(decoded);
     const lengthMs = wavLengthMs(layout);
+    if (maxLengthMs !== undefined && lengthMs > maxLengthMs)
+      throw new MediaTooLongError(lengthMs, maxLengthMs);
 
     const slots = options.balanceSlots ?? limiter.concurrency;
     const minMs = options.segmentMinMs ?? DEFAULT_SEGMENT_MIN_MS;

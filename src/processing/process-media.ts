@@ -13,7 +13,7 @@ import path from "node:path";
 import { type Analysis, analyse } from "../analytics/analyse.ts";
 import { conversationRoles } from "../analytics/metrics.ts";
 import { punctuate } from "../analytics/punctuation.ts";
-import { originalKey, redactedAudioKey } from "../blobs/blob-store.ts";
+import { mediaPrefix, originalKey, redactedAudioKey } from "../blobs/blob-store.ts";
 import { type AnalysisPlan, NO_ANALYSES } from "../domain/configuration.ts";
 import { clientMessage } from "../domain/client-message.ts";
 import { errorEntry, messageCodes, type ErrorEntry, type Message } from "../domain/errors.ts";
@@ -26,16 +26,25 @@ import { type AssembledTranscript, assembleTranscript } from "../pipeline/assemb
 import { DecodeError } from "../pipeline/decode.ts";
 import { contentTypeOfContainer } from "../pipeline/media-content-type.ts";
 import { RecognitionError } from "../pipeline/pocketsphinx.ts";
-import { probeMedia, UndecodableMediaError } from "../pipeline/probe.ts";
+import { MediaTooLongError, probeMedia, UndecodableMediaError } from "../pipeline/probe.ts";
 import { redactAudio } from "../pipeline/redact-audio.ts";
+import { redactFilePrefix } from "../pipeline/temp-dirs.ts";
 import { transcribeMedia } from "../pipeline/transcribe.ts";
 import { InvalidPublicKeyError } from "../security/openpgp.ts";
 import type { Services } from "../services.ts";
 import { definitionsFor } from "../store/definitions-for.ts";
 import { type ProcessAttempt, processQueueOptions } from "../store/job-queue.ts";
-import { getMedia, recordContentType, recordLength, recordOriginal, recordProgress } from "../store/media.ts";
+import {
+  getMedia,
+  mediaExists,
+  recordContentType,
+  recordLength,
+  recordOriginal,
+  recordProgress,
+} from "../store/media.ts";
 import { claimAttempt, closeAttempt } from "../store/processing-attempts.ts";
 import { getPublicKey } from "../store/public-keys.ts";
+import { watchDeletion } from "./deletion-watch.ts";
 import { downloadMedia, MediaDownloadError } from "./download-media.ts";
 import { encryptStreams } from "./encrypt-results.ts";
 import { endProcessing, type ProcessingOutcome } from "./end-processing.ts";
@@ -73,10 +82,15 @@ export async function processMedia(
     return;
   }
   log.info({ mediaId, retry: attempt.retryCount, ...counts }, "processing started");
+  const watch = watchDeletion(db, mediaId, attempt.signal);
   try {
-    const result = await transcribe(services, media, attempt.signal);
-    await endProcessing(services, mediaId, { status: "finished", ...result });
+    const result = await transcribe(services, media, watch.signal);
+    await endOrDrop(services, mediaId, { status: "finished", ...result });
   } catch (error) {
+    if (watch.deleted()) {
+      await dropDeleted(services, mediaId);
+      return;
+    }
     // Handed back: another worker takes the job over; nothing about the item has failed.
     if (attempt.signal?.aborted) {
       await closeAttempt(db, mediaId, "handedBack");
@@ -91,6 +105,8 @@ export async function processMedia(
     if (fault) log.info({ err: error, mediaId }, "processing failed: the media or its configuration");
     else log.error({ err: error, mediaId }, "processing failed for good");
     await endFailed(services, mediaId, fault?.entry ?? serverFaultEntry(error, mediaId));
+  } finally {
+    watch.stop();
   }
 }
 
@@ -103,7 +119,25 @@ async function endFailed(services: Services, mediaId: string, entry: ErrorEntry)
     error: clientMessage(entry.error, { roots: [services.settings.dataDir] }),
   };
   await recordProgress(services.db, mediaId, "transcribe", { status: "failed" });
-  await endProcessing(services, mediaId, { status: "failed", sections: {}, messages: [], errors: [shown] });
+  await endOrDrop(services, mediaId, { status: "failed", sections: {}, messages: [], errors: [shown] });
+}
+
+/** Ends processing; an item deleted after its last look (between two polls) has its files dropped. */
+async function endOrDrop(services: Services, mediaId: string, outcome: ProcessingOutcome): Promise<void> {
+  if (await endProcessing(services, mediaId, outcome)) return;
+  if (!(await mediaExists(services.db, mediaId))) await dropDeleted(services, mediaId);
+}
+
+/**
+ * The item was deleted under the job: its children are killed and its temp files removed by now (the
+ * pipeline waits for both before it rejects). The blobs the delete removed may have come back since (a
+ * `mediaUrl` download, the redacted audio), so they are removed again. No callback: the item's
+ * deliveries went with its row.
+ */
+async function dropDeleted(services: Services, mediaId: string): Promise<void> {
+  await services.blobs.deletePrefix(mediaPrefix(mediaId));
+  services.log.info({ mediaId }, "processing stopped: the media was deleted");
+  services.events.emit("media.cancelled", { mediaId });
 }
 
 async function transcribe(
@@ -117,7 +151,8 @@ async function transcribe(
   const key = media.originalBlob ?? (await fetchMediaUrl(services, media));
 
   return blobs.withLocalFile(key, async (file) => {
-    const probe = await probeMedia(file);
+    const maxLengthMs = settings.maxMediaSeconds * 1000;
+    const probe = await probeMedia(file, { maxLengthMs, ...(signal && { signal }) });
     await recordLength(db, mediaId, probe.lengthMs);
     await recordContentType(db, mediaId, contentTypeOfContainer(probe.formatName));
     const speakers = media.configuration.speakers;
@@ -145,6 +180,7 @@ async function transcribe(
       recognizer: services.recognizer,
       ...(settings.recognizerConcurrency > 0 && { concurrency: settings.recognizerConcurrency }),
       tempDir,
+      maxLengthMs,
       ...(signal && { signal }),
       onProgress: (fraction) => {
         // A row update per tenth is plenty for a progress bar and keeps the database quiet.
@@ -240,8 +276,8 @@ async function makeRedactedAudio(
 ): Promise<string | undefined> {
   const redaction = analysis.audioRedaction;
   if (!redaction) return undefined;
-  // No extension: the output keeps the original's container.
-  const output = path.join(tempDir, `${media.mediaId}-redacted`);
+  // No extension: the output keeps the original's container. Named for this process: see temp-dirs.ts.
+  const output = path.join(tempDir, `${redactFilePrefix()}${media.mediaId}`);
   try {
     await redactAudio(original, output, redaction.ranges, redaction, undefined, {
       ...(signal && { signal }),
@@ -331,6 +367,7 @@ function serverFaultEntry(error: unknown, mediaId: string): ErrorEntry {
 
 function asMediaFault(error: unknown): MediaFault | undefined {
   if (error instanceof MediaFault) return error;
+  if (error instanceof MediaTooLongError) return new MediaFault(errorEntry("mediaTooLong", error.message));
   // Whatever wraps it, a fault of the server's is never the media's.
   if (serverFaultOf(error) !== undefined) return undefined;
   if (error instanceof UndecodableMediaError || error instanceof DecodeError) {

@@ -192,6 +192,12 @@ export async function deleteMedia(sql: Sql, mediaId: string, accountId?: string)
   return result.rowCount === 1;
 }
 
+/** Whether the item is still there: a worker looks, to stop work on an item deleted meanwhile. */
+export async function mediaExists(sql: Sql, mediaId: string): Promise<boolean> {
+  const result = await sql.query("select 1 from media where media_id = $1", [mediaId]);
+  return result.rowCount === 1;
+}
+
 /** Moves an accepted item to running; resolves to false when it is not there or has already ended. */
 export async function startProcessing(sql: Sql, mediaId: string): Promise<boolean> {
   const result = await sql.query(

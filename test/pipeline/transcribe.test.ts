@@ -5,6 +5,7 @@ import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { RecognizedWord } from "../../src/domain/transcript.ts";
 import type { RecognizeOptions, Recognizer } from "../../src/pipeline/recognizer.ts";
+import { MediaTooLongError } from "../../src/pipeline/probe.ts";
 import { run } from "../../src/pipeline/run.ts";
 import { transcribeMedia, transcribeSpeaker } from "../../src/pipeline/transcribe.ts";
 import { readWavLayout, wavHeader, wavLengthMs } from "../../src/pipeline/wav.ts";
@@ -73,6 +74,22 @@ describe("transcribeSpeaker", () => {
   after(() => cleanup());
 
   const lengthMs = BURSTS * (BURST_MS + GAP_MS);
+
+  it("stops decoding a second past maxLengthMs, whatever the container claims, and refuses the audio", async () => {
+    const recognizer = new FakeRecognizer();
+    // 48 s of stereo: decoded for the recogniser, which is where a lying header would cost temp space.
+    await assert.rejects(
+      transcribeSpeaker(stereo, 0, { recognizer, tempDir: work, maxLengthMs: 10_000 }),
+      (error: unknown) => error instanceof MediaTooLongError && error.lengthMs === 11_000,
+    );
+    // Audio already as the recogniser reads it is not decoded; its length is checked all the same.
+    await assert.rejects(
+      transcribeSpeaker(mono, "mix", { recognizer, tempDir: work, maxLengthMs: 10_000 }),
+      (error: unknown) => error instanceof MediaTooLongError && error.lengthMs === lengthMs,
+    );
+    assert.equal(recognizer.calls.length, 0);
+    assert.deepEqual(await readdir(work), []);
+  });
 
   it("cuts in silences, recognises pieces in parallel and joins their words in order", async () => {
     const recognizer = new FakeRecognizer();
