@@ -5,6 +5,7 @@
  * of any role meet only in that database and the blob store, so any number of them can run.
  */
 import { EventEmitter } from "node:events";
+import { availableParallelism } from "node:os";
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import pino, { type Logger } from "pino";
@@ -14,6 +15,7 @@ import { s3BlobStore } from "./blobs/s3-blob-store.ts";
 import { startDispatcher } from "./callbacks/dispatcher.ts";
 import { undiciSender } from "./net/callback-sender.ts";
 import { PocketsphinxRecognizer } from "./pipeline/pocketsphinx.ts";
+import { createLimiter } from "./pipeline/pool.ts";
 import { removeLeftoverTempDirs } from "./pipeline/temp-dirs.ts";
 import { processMedia } from "./processing/process-media.ts";
 import { startOrphanCheck } from "./processing/orphan-check.ts";
@@ -102,6 +104,7 @@ export function openServices(settings: Settings, log: Logger): Promise<Services 
       blobs,
       jobs,
       recognizer: new PocketsphinxRecognizer({ modelDir: settings.pocketsphinxModelDir }),
+      engines: createLimiter(settings.recognizerConcurrency || availableParallelism()),
       sender,
       clock: systemClock,
       log,

@@ -6,6 +6,7 @@ import type { EventEmitter } from "node:events";
 import type { Logger } from "pino";
 import type { BlobStore } from "./blobs/blob-store.ts";
 import type { CallbackSender } from "./net/callback-sender.ts";
+import type { Limiter } from "./pipeline/pool.ts";
 import type { Recognizer } from "./pipeline/recognizer.ts";
 import type { Settings } from "./settings.ts";
 import type { Database } from "./store/database.ts";
@@ -46,6 +47,11 @@ export interface Services {
   blobs: BlobStore;
   jobs: JobQueue;
   recognizer: Recognizer;
+  /**
+   * How many engine processes (pocketsphinx) run at once in this process, over every item it
+   * transcribes: items processed side by side share the cores rather than each taking them all.
+   */
+  engines: Limiter;
   sender: CallbackSender;
   clock: Clock;
   log: Logger;

@@ -284,9 +284,10 @@ export const definitions = {
   },
   workerConcurrency: {
     variable: "HARK_WORKER_CONCURRENCY",
-    description: "Media items one process transcribes at once (each already uses every core).",
-    shownDefault: "1",
-    parse: integer("HARK_WORKER_CONCURRENCY", 1, 0, 64),
+    description:
+      "Media items one process works on at once. They share the process's speech-recognition processes (`HARK_RECOGNIZER_CONCURRENCY`), so a second item costs little CPU; it is there so that one account's long call or stalled `mediaUrl` download does not hold up the others (see `HARK_ACCOUNT_MAX_PROCESSING`). 0: this process runs no processing.",
+    shownDefault: "2",
+    parse: integer("HARK_WORKER_CONCURRENCY", 2, 0, 64),
   },
   accountMaxProcessing: {
     variable: "HARK_ACCOUNT_MAX_PROCESSING",
@@ -296,7 +297,7 @@ export const definitions = {
     parse: (raw, env) => {
       if (raw !== undefined && raw !== "") return integer("HARK_ACCOUNT_MAX_PROCESSING", 0, 0, 1000)(raw);
       // One slot per process: a limit of 1 would only keep a lone account off other processes' slots.
-      const workers = integer("HARK_WORKER_CONCURRENCY", 1, 0, 64)(env.HARK_WORKER_CONCURRENCY);
+      const workers = integer("HARK_WORKER_CONCURRENCY", 2, 0, 64)(env.HARK_WORKER_CONCURRENCY);
       return Math.max(0, workers - 1);
     },
   },
@@ -316,7 +317,8 @@ export const definitions = {
   },
   recognizerConcurrency: {
     variable: "HARK_RECOGNIZER_CONCURRENCY",
-    description: "Speech-recognition processes one media item runs at once. 0: one per core.",
+    description:
+      "Speech-recognition processes one process runs at once, over every item it is working on. 0: one per core.",
     shownDefault: "0",
     parse: integer("HARK_RECOGNIZER_CONCURRENCY", 0, 0, 256),
   },

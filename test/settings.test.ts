@@ -41,7 +41,13 @@ describe("loadSettings", () => {
     const settings = loadSettings({});
     assert.equal(settings.accountUploadsPerMinute, 60);
     assert.equal(settings.accountRedeliveriesPerMinute, 20);
-    assert.equal(settings.accountMaxProcessing, 0, "one worker: no per-account limit");
+    assert.equal(settings.workerConcurrency, 2);
+    assert.equal(settings.accountMaxProcessing, 1, "two workers: one is always left to other accounts");
+    assert.equal(
+      loadSettings({ HARK_WORKER_CONCURRENCY: "1" }).accountMaxProcessing,
+      0,
+      "one worker: no limit",
+    );
     assert.equal(loadSettings({ HARK_WORKER_CONCURRENCY: "4" }).accountMaxProcessing, 3);
     const set = { HARK_WORKER_CONCURRENCY: "4", HARK_ACCOUNT_MAX_PROCESSING: "2" };
     assert.equal(loadSettings(set).accountMaxProcessing, 2);

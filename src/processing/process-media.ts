@@ -178,7 +178,7 @@ async function transcribe(
     const words = await transcribeMedia(file, speakers, {
       voiceFeatures: measuresVoice(plan),
       recognizer: services.recognizer,
-      ...(settings.recognizerConcurrency > 0 && { concurrency: settings.recognizerConcurrency }),
+      limiter: services.engines,
       tempDir,
       maxLengthMs,
       ...(signal && { signal }),
