@@ -25,6 +25,7 @@ import type { Settings } from "../settings.ts";
 import { registerAdminRoutes } from "./admin-accounts.ts";
 import { requireAccount } from "./auth.ts";
 import { bodyTimeouts } from "./body-timeouts.ts";
+import { clientErrorHandler } from "./client-errors.ts";
 import { registerDefinitionRoutes } from "./definitions.ts";
 import type { HarkApp } from "./hark-app.ts";
 import { registerCallbackRoutes } from "./media-callbacks.ts";
@@ -66,6 +67,8 @@ export async function buildApp(services: Services): Promise<HarkApp> {
       return (reply as FastifyReply).status(400).send(body);
     },
     schemaErrorFormatter: faults(),
+    // Requests Node's parser refuses (bad HTTP, headers too large) get the envelope too.
+    clientErrorHandler: clientErrorHandler(services.log as FastifyBaseLogger),
     logController: new LogController({
       requestIdLogLabel: "reference",
       disableRequestLogging: services.settings.logLevel !== "debug" && services.settings.logLevel !== "trace",

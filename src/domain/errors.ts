@@ -77,6 +77,10 @@ export const errorCodes = {
   redeliveryRefused: { code: 11401, status: 409 },
   /** A redelivery sooner than `REDELIVERY_INTERVAL_MS` after the callback's last accepted redelivery. */
   redeliveryTooSoon: { code: 11402, status: 429 },
+  /** Request headers larger than Node's HTTP parser takes (16 KiB); answered before any route runs. */
+  headersTooLarge: { code: 11410, status: 431 },
+  /** Too many failed authentications from one client address in a minute; `Retry-After` says how long. */
+  authenticationThrottled: { code: 11411, status: 429 },
   /** The body of `POST /v3/security/public-keys` is not an OpenPGP public key that can encrypt now. */
   invalidPublicKey: { code: 11501, status: 400 },
   /** `configuration.encryption.publicKeyId` names no public key of the account (or it was deleted). */
