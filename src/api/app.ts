@@ -24,6 +24,7 @@ import type { Services } from "../services.ts";
 import type { Settings } from "../settings.ts";
 import { registerAdminRoutes } from "./admin-accounts.ts";
 import { requireAccount } from "./auth.ts";
+import { FailedAuthentications } from "./auth-throttle.ts";
 import { bodyTimeouts } from "./body-timeouts.ts";
 import { clientErrorHandler } from "./client-errors.ts";
 import { registerDefinitionRoutes } from "./definitions.ts";
@@ -77,6 +78,7 @@ export async function buildApp(services: Services): Promise<HarkApp> {
   // One process holds at most this many connections; more are closed as they are accepted (Node's
   // `server.maxConnections`), so a crowd of slow clients costs a bounded number of sockets and files.
   app.server.maxConnections = services.settings.maxConnections;
+  app.decorate("failedAuthentications", new FailedAuthentications());
 
   // First of the hooks: a body that stops coming ends its request, whatever route it was sent to.
   app.addHook(
