@@ -26,6 +26,7 @@ import { registerAdminRoutes } from "./admin-accounts.ts";
 import { requireAccount } from "./auth.ts";
 import { FailedAuthentications } from "./auth-throttle.ts";
 import { bodyTimeouts } from "./body-timeouts.ts";
+import { isClientDisconnect } from "./client-disconnects.ts";
 import { clientErrorHandler } from "./client-errors.ts";
 import { registerDefinitionRoutes } from "./definitions.ts";
 import type { HarkApp } from "./hark-app.ts";
@@ -108,6 +109,14 @@ export async function buildApp(services: Services): Promise<HarkApp> {
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
     // A request ended early (a body timeout answered 408) fails in its handler afterwards: nothing to say.
     if (reply.sent) return;
+    // A client that went away mid-request has nobody to answer, and it is not a fault of Hark's.
+    if (isClientDisconnect(error, request)) {
+      request.log.info(
+        { code: (error as { code?: unknown }).code },
+        "client closed the connection mid-request",
+      );
+      return;
+    }
     const apiError =
       error instanceof ApiError ? error : translateFrameworkError(error, services.settings.maxUploadBytes);
     if (apiError.status >= 500) request.log.error({ err: error }, "request failed");

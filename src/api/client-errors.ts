@@ -40,8 +40,10 @@ export function clientErrorAnswer(code: string | undefined): ApiError {
 export function clientErrorHandler(log: FastifyBaseLogger) {
   return (error: Error & { code?: string }, socket: Socket): void => {
     // A connection the client reset (or that is gone already) has nobody to answer.
-    if (error.code === "ECONNRESET" || socket.destroyed) {
-      log.debug({ code: error.code }, "client connection closed");
+    // HPE_INVALID_EOF_STATE: it closed its end mid-request.
+    if (error.code === "ECONNRESET" || error.code === "HPE_INVALID_EOF_STATE" || socket.destroyed) {
+      log.info({ code: error.code }, "client closed the connection before its request was read");
+      socket.destroy();
       return;
     }
     const answer = clientErrorAnswer(error.code);

@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import net from "node:net";
 import { after, before, describe, test } from "node:test";
 import { startTestHark, type TestHark } from "../support/harness.ts";
+import { within } from "../support/within.ts";
 
 interface Answer {
   status: number;
@@ -84,5 +85,66 @@ describe("requests Node refuses before routing", () => {
   test("the server still answers a well-formed request afterwards", async () => {
     const response = await fetch(`${address}/v3/media`);
     assert.equal(response.status, 401);
+  });
+});
+
+describe("clients that go away", () => {
+  let hark: TestHark;
+  let token: string;
+  let address: string;
+  const lines: string[] = [];
+  before(async () => {
+    // At trace level Fastify logs each request as it arrives: the test waits for that.
+    hark = await startTestHark({ HARK_LOG_LEVEL: "trace" }, { logLines: lines });
+    token = await hark.createAccount();
+    address = await hark.app.listen({ port: 0, host: "127.0.0.1" });
+  });
+  after(() => hark.close());
+
+  const logged = () => lines.map((line) => JSON.parse(line) as { level: number; msg: string; err?: unknown });
+
+  /** Resolves with the first log entry `matches` accepts, once it has been written. */
+  async function entry(matches: (msg: string) => boolean): Promise<{ level: number; msg: string }> {
+    return within(
+      (async () => {
+        for (;;) {
+          const found = logged().find((line) => matches(line.msg));
+          if (found) return found;
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+      })(),
+      5000,
+      () =>
+        `no such log entry; logged: ${logged()
+          .map((line) => `${line.level} ${line.msg}`)
+          .join(" | ")}`,
+    );
+  }
+
+  test("an upload broken off mid-body is logged as the client's doing, not as an error", async () => {
+    const url = new URL(address);
+    const socket = net.connect(Number(url.port), url.hostname);
+    socket.on("error", () => {});
+    await new Promise((resolve) => socket.on("connect", resolve));
+    socket.write(
+      [
+        "POST /v3/media HTTP/1.1",
+        "Host: x",
+        `Authorization: Bearer ${token}`,
+        "Content-Type: multipart/form-data; boundary=b",
+        "Content-Length: 100000",
+        "",
+        '--b\r\nContent-Disposition: form-data; name="media"; filename="a.wav"\r\nContent-Type: audio/wav\r\n\r\nRIFF',
+      ].join("\r\n"),
+    );
+    // The client goes once the upload is reading its body (@fastify/multipart says so at debug level).
+    await entry((msg) => msg === "starting multipart parsing").finally(() => socket.destroy());
+    const closed = await entry((msg) => msg === "client closed the connection mid-request");
+    assert.ok(closed.level <= 40, `logged at level ${closed.level}`);
+    assert.deepEqual(
+      logged().filter((line) => line.level >= 50),
+      [],
+      "nothing is logged as an error",
+    );
   });
 });
