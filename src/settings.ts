@@ -110,6 +110,26 @@ function text(fallback: string | undefined) {
   return (raw: string | undefined): string | undefined => (raw === undefined || raw === "" ? fallback : raw);
 }
 
+/**
+ * The admin token creates accounts, so a weak one gives the service away: spaces, padding copied with it
+ * from a file, or a repeated pattern that passes a length check alone.
+ */
+function checkAdminToken(value: string): void {
+  if (value.trim() !== value) {
+    throw new SettingsError(
+      "HARK_ADMIN_TOKEN has whitespace at its start or end; remove it (a token copied from a file often brings a newline)",
+    );
+  }
+  if (value.length < 16) {
+    throw new SettingsError("HARK_ADMIN_TOKEN must be at least 16 characters long");
+  }
+  if (new Set(value).size < 8) {
+    throw new SettingsError(
+      "HARK_ADMIN_TOKEN must have at least 8 different characters; use a random one, e.g. `openssl rand -hex 24`",
+    );
+  }
+}
+
 function httpUrl(variable: string, raw: string): string {
   let url: URL;
   try {
@@ -176,13 +196,12 @@ export const definitions = {
   },
   adminToken: {
     variable: "HARK_ADMIN_TOKEN",
-    description: "Bearer token of the admin API (`POST /admin/accounts`). Unset: the admin API is off.",
+    description:
+      "Bearer token of the admin API (`POST /admin/accounts`): 16 characters or more, at least 8 of them different, no space at either end (e.g. `openssl rand -hex 24`). Unset: the admin API is off.",
     shownDefault: "(unset)",
     parse: (raw) => {
       const value = text(undefined)(raw);
-      if (value !== undefined && value.length < 16) {
-        throw new SettingsError("HARK_ADMIN_TOKEN must be at least 16 characters long");
-      }
+      if (value !== undefined) checkAdminToken(value);
       return value;
     },
   },

@@ -261,6 +261,27 @@ describe("loadSettings", () => {
     assertRefused({ HARK_ADMIN_TOKEN: "0123456789abcde" }, "HARK_ADMIN_TOKEN");
   });
 
+  it("refuses an admin token with padding or too little variety, in one line naming the variable", () => {
+    for (const token of [
+      " ".repeat(16),
+      " 0123456789abcdef",
+      "0123456789abcdef\n",
+      "a".repeat(40),
+      "abababababababababab",
+      "1234512345123451234512345",
+    ]) {
+      assertRefused({ HARK_ADMIN_TOKEN: token }, "HARK_ADMIN_TOKEN");
+    }
+    assert.throws(
+      () => loadSettings({ HARK_ADMIN_TOKEN: "a".repeat(40) }),
+      (error: Error) => !error.message.includes("\n"),
+    );
+    // Long and varied enough: hex, a passphrase, a base64url secret.
+    for (const token of ["0123456789abcdef", "correct-horse-battery", "kT3_x9Qm-LpZ2vW8"]) {
+      assert.equal(loadSettings({ HARK_ADMIN_TOKEN: token }).adminToken, token);
+    }
+  });
+
   it("refuses an unknown log level", () => {
     assertRefused({ HARK_LOG_LEVEL: "verbose" }, "HARK_LOG_LEVEL");
   });

@@ -5,6 +5,7 @@ import { ApiError } from "../domain/errors.ts";
 import type { Services } from "../services.ts";
 import { createAccount, hashToken } from "../store/accounts.ts";
 import { bearerToken } from "./auth.ts";
+import { refuseWhileThrottled } from "./auth-throttle.ts";
 import type { HarkApp } from "./hark-app.ts";
 import { closed, harkAddition, JSON_BODY_ERRORS, refusals, Uuid } from "./schemas/common.ts";
 
@@ -46,6 +47,7 @@ export function registerAdminRoutes(app: HarkApp, services: Services): void {
           ...refusals(
             "missingAuthorization",
             "invalidAuthorization",
+            "authenticationThrottled",
             "adminDisabled",
             "accountNameTaken",
             ...JSON_BODY_ERRORS,
@@ -53,7 +55,7 @@ export function registerAdminRoutes(app: HarkApp, services: Services): void {
         },
       },
       // The admin token is checked before the body: a caller without it learns nothing of what it takes.
-      preValidation: async (request) => {
+      preValidation: async (request, reply) => {
         if (adminHash === undefined) {
           throw new ApiError(
             "adminDisabled",
@@ -66,8 +68,12 @@ export function registerAdminRoutes(app: HarkApp, services: Services): void {
             "missingAuthorization",
             "Send the admin token as 'Authorization: Bearer <token>'",
           );
+        const failed = request.server.failedAuthentications;
+        const nowMs = services.clock.now().getTime();
+        refuseWhileThrottled(failed, request, reply, nowMs);
         // Compare hashes, in constant time: the admin token must not leak through response timing.
         if (!timingSafeEqual(hashToken(token), adminHash)) {
+          failed.record(request.ip, nowMs);
           throw new ApiError("invalidAuthorization", "The bearer token is not the admin token");
         }
       },

@@ -26,7 +26,10 @@ import type { Services } from "../services.ts";
 import type { Settings } from "../settings.ts";
 import { registerAdminRoutes } from "./admin-accounts.ts";
 import { requireAccount } from "./auth.ts";
+import { FailedAuthentications } from "./auth-throttle.ts";
 import { bodyTimeouts } from "./body-timeouts.ts";
+import { isClientDisconnect } from "./client-disconnects.ts";
+import { clientErrorHandler } from "./client-errors.ts";
 import { registerDefinitionRoutes } from "./definitions.ts";
 import type { HarkApp } from "./hark-app.ts";
 import { registerCallbackRoutes } from "./media-callbacks.ts";
@@ -68,6 +71,8 @@ export async function buildApp(services: Services): Promise<HarkApp> {
       return (reply as FastifyReply).status(400).send(body);
     },
     schemaErrorFormatter: faults(),
+    // Requests Node's parser refuses (bad HTTP, headers too large) get the envelope too.
+    clientErrorHandler: clientErrorHandler(services.log as FastifyBaseLogger),
     logController: new LogController({
       requestIdLogLabel: "reference",
       disableRequestLogging: services.settings.logLevel !== "debug" && services.settings.logLevel !== "trace",
@@ -76,6 +81,7 @@ export async function buildApp(services: Services): Promise<HarkApp> {
   // One process holds at most this many connections; more are closed as they are accepted (Node's
   // `server.maxConnections`), so a crowd of slow clients costs a bounded number of sockets and files.
   app.server.maxConnections = services.settings.maxConnections;
+  app.decorate("failedAuthentications", new FailedAuthentications());
 
   // First of the hooks: a body that stops coming ends its request, whatever route it was sent to.
   app.addHook(
@@ -105,6 +111,14 @@ export async function buildApp(services: Services): Promise<HarkApp> {
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
     // A request ended early (a body timeout answered 408) fails in its handler afterwards: nothing to say.
     if (reply.sent) return;
+    // A client that went away mid-request has nobody to answer, and it is not a fault of Hark's.
+    if (isClientDisconnect(error, request)) {
+      request.log.info(
+        { code: (error as { code?: unknown }).code },
+        "client closed the connection mid-request",
+      );
+      return;
+    }
     const apiError =
       error instanceof ApiError ? error : translateFrameworkError(error, services.settings.maxUploadBytes);
     if (apiError.status >= 500) request.log.error({ err: error }, "request failed");

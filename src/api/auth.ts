@@ -9,8 +9,13 @@ import { parseScope, scopePermits } from "../domain/api-key.ts";
 import { ApiError } from "../domain/errors.ts";
 import type { Services } from "../services.ts";
 import { credentialByToken } from "../store/accounts.ts";
+import { type FailedAuthentications, refuseWhileThrottled } from "./auth-throttle.ts";
 
 declare module "fastify" {
+  interface FastifyInstance {
+    /** Failed authentications per client address, one count for the whole app (`buildApp`). */
+    failedAuthentications: FailedAuthentications;
+  }
   interface FastifyRequest {
     account: Account;
     /** Set when the token is an API key rather than the account's user token. */
@@ -26,7 +31,7 @@ export function bearerToken(request: FastifyRequest): string | undefined {
 }
 
 export function requireAccount(services: Services) {
-  return async (request: FastifyRequest, _reply: FastifyReply): Promise<void> => {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const token = bearerToken(request);
     if (token === undefined) {
       throw new ApiError(
@@ -34,9 +39,12 @@ export function requireAccount(services: Services) {
         "Send your account token as 'Authorization: Bearer <token>'",
       );
     }
-    const credential =
-      token === "" ? undefined : await credentialByToken(services.db, token, services.clock.now());
+    const failed = request.server.failedAuthentications;
+    const now = services.clock.now();
+    refuseWhileThrottled(failed, request, reply, now.getTime());
+    const credential = token === "" ? undefined : await credentialByToken(services.db, token, now);
     if (!credential) {
+      failed.record(request.ip, now.getTime());
       throw new ApiError(
         "invalidAuthorization",
         "The bearer token is not a valid account token or API key (an API key stops working when it expires or is deleted)",

@@ -87,6 +87,10 @@ export const errorCodes = {
   uploadsPerMinuteExceeded: { code: 11403, status: 429 },
   /** More redeliveries in a minute than HARK_ACCOUNT_REDELIVERIES_PER_MINUTE; `Retry-After` says when. */
   redeliveriesPerMinuteExceeded: { code: 11404, status: 429 },
+  /** Request headers larger than Node's HTTP parser takes (16 KiB); answered before any route runs. */
+  headersTooLarge: { code: 11410, status: 431 },
+  /** Too many failed authentications from one client address in a minute; `Retry-After` says how long. */
+  authenticationThrottled: { code: 11411, status: 429 },
   /** The body of `POST /v3/security/public-keys` is not an OpenPGP public key that can encrypt now. */
   invalidPublicKey: { code: 11501, status: 400 },
   /** `configuration.encryption.publicKeyId` names no public key of the account (or it was deleted). */

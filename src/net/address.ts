@@ -1,46 +1,11 @@
 /**
  * Which IP addresses an outbound request on a client's behalf may reach. Everything that is not a
- * public unicast address is refused: loopback, private, link-local, shared, multicast, reserved, and
- * the IPv6 forms that embed such an IPv4 address (mapped, translated, compatible, NAT64, 6to4). Also
- * the reading of the CIDRs that make exceptions to it.
+ * public unicast address is refused: loopback, private, link-local, shared, multicast, reserved, every
+ * other special-purpose range, and the IPv6 forms that embed such an IPv4 address (mapped, translated,
+ * compatible, NAT64, 6to4). Also the reading of the CIDRs that make exceptions to it.
  */
 import net from "node:net";
-
-const notPublic = new net.BlockList();
-for (const [address, prefix] of [
-  ["0.0.0.0", 8],
-  ["10.0.0.0", 8],
-  ["100.64.0.0", 10],
-  ["127.0.0.0", 8],
-  ["169.254.0.0", 16],
-  ["172.16.0.0", 12],
-  ["192.0.0.0", 24],
-  ["192.0.2.0", 24],
-  ["192.168.0.0", 16],
-  ["198.18.0.0", 15],
-  ["198.51.100.0", 24],
-  ["203.0.113.0", 24],
-  ["224.0.0.0", 4],
-  ["240.0.0.0", 4],
-] as const) {
-  notPublic.addSubnet(address, prefix, "ipv4");
-}
-for (const [address, prefix] of [
-  ["::", 128],
-  ["::1", 128],
-  // Discard-only: a sink, never a receiver.
-  ["100::", 64],
-  // Local-use NAT64 (RFC 8215): translated to whatever IPv4 network the operator's gateway serves.
-  ["64:ff9b:1::", 48],
-  ["fc00::", 7],
-  ["fe80::", 10],
-  // Site-local: deprecated, but still routed inside some networks.
-  ["fec0::", 10],
-  ["ff00::", 8],
-  ["2001:db8::", 32],
-] as const) {
-  notPublic.addSubnet(address, prefix, "ipv6");
-}
+import ipaddr from "ipaddr.js";
 
 /**
  * The IPv4 address an IPv6 address carries, if any: IPv4-mapped `::ffff:a.b.c.d`, IPv4-translated
@@ -82,14 +47,22 @@ export function ipv6Words(address: string): number[] | undefined {
   return words.map((word) => Number.parseInt(word, 16));
 }
 
-/** True when `address` (a literal IPv4 or IPv6 address) is a public unicast address. */
+/**
+ * True when `address` (a literal IPv4 or IPv6 address) is a public unicast address. The special-purpose
+ * ranges come from ipaddr.js (`range()`, kept in step with IANA's registries): anything it does not call
+ * `unicast` is refused, which also covers ranges IANA adds later (Teredo, ORCHID, benchmarking, 3fff::/20,
+ * segment routing). An IPv6 address that carries an IPv4 one is judged by that IPv4 address first: ipaddr.js
+ * calls `::ffff:8.8.8.8` `ipv4Mapped`, which is public, and `2002:7f00:1::` `6to4`, which is loopback.
+ */
 export function isPublicAddress(address: string): boolean {
   const family = net.isIP(address);
-  if (family === 4) return !notPublic.check(address, "ipv4");
-  if (family !== 6) return false;
-  const inner = embeddedIpv4(address);
-  if (inner !== undefined) return isPublicAddress(inner);
-  return !notPublic.check(address, "ipv6");
+  if (family === 0) return false;
+  if (family === 6) {
+    const inner = embeddedIpv4(address);
+    if (inner !== undefined) return isPublicAddress(inner);
+  }
+  // net.isIP accepted it, so ipaddr.js reads it (a zone index included) as the same address.
+  return ipaddr.parse(address).range() === "unicast";
 }
 
 export interface Cidr {

@@ -173,6 +173,45 @@ describe("isPublicAddress", () => {
     }
   });
 
+  /** The special-purpose ranges issue 14 found let through, each with an address inside and just past it. */
+  const SPECIAL_RANGES: { range: string; inside: string[]; outside: string }[] = [
+    {
+      range: "192.88.99.0/24 (6to4 relay anycast, deprecated)",
+      inside: ["192.88.99.0", "192.88.99.1", "192.88.99.255"],
+      outside: "192.88.100.0",
+    },
+    { range: "2001::/32 (Teredo)", inside: ["2001::", "2001::1", "2001:0:ffff::1"], outside: "2001:4860::1" },
+    {
+      range: "2001:2::/48 (benchmarking)",
+      inside: ["2001:2::", "2001:2:0:ffff::1"],
+      // Past it lies the rest of 2001::/23 (IETF protocol assignments), refused too; 2001:200:: is public.
+      outside: "2001:200::1",
+    },
+    {
+      range: "2001:10::/28 (ORCHID, deprecated)",
+      inside: ["2001:10::", "2001:1f:ffff::1"],
+      outside: "2001:4860:4860::8888",
+    },
+    { range: "2001:20::/28 (ORCHIDv2)", inside: ["2001:20::", "2001:2f:ffff::1"], outside: "2001:4860::1" },
+    {
+      range: "3fff::/20 (documentation)",
+      inside: ["3fff::", "3fff:fff:ffff::1"],
+      outside: "2a00:1450:4001::1",
+    },
+    { range: "5f00::/16 (segment routing SIDs)", inside: ["5f00::", "5f00:ffff::1"], outside: "2600::1" },
+  ];
+  for (const { range, inside, outside } of SPECIAL_RANGES) {
+    it(`refuses ${range} and allows ${outside}`, () => {
+      for (const address of inside) assert.equal(isPublicAddress(address), false, address);
+      assert.equal(isPublicAddress(outside), true, outside);
+    });
+  }
+
+  it("judges an IPv4 special range carried in IPv6 as the IPv4 address itself", () => {
+    assert.equal(isPublicAddress("::ffff:192.88.99.1"), false);
+    assert.equal(isPublicAddress("2002:c058:6301::1"), false, "6to4 through 192.88.99.1");
+  });
+
   it("judges an address with a zone index by the address itself", () => {
     assert.equal(isPublicAddress("fe80::1%eth0"), false);
     assert.equal(isPublicAddress("::ffff:7f00:1%1"), false);

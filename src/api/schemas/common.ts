@@ -81,6 +81,7 @@ const STATUS_TEXT: Readonly<Record<number, string>> = {
   409: "Refused in the current state",
   413: "Too large",
   415: "Content-Type not accepted",
+  429: "Too many requests; wait Retry-After seconds",
 };
 
 /** One error response per HTTP status of `names`, each naming the `errors[].code` values it may carry. */
@@ -104,9 +105,12 @@ export function refusals(...names: readonly ErrorName[]): Record<number, TSchema
   );
 }
 
-/** Refusals of a `/v3` route: it takes the account token, so it may answer 401. */
+/**
+ * Refusals of a `/v3` route: it takes the account token, so it may answer 401, and 429 to an address
+ * that sent too many wrong ones.
+ */
 export function accountRefusals(...names: readonly ErrorName[]): Record<number, TSchema> {
-  return refusals("missingAuthorization", "invalidAuthorization", ...names);
+  return refusals("missingAuthorization", "invalidAuthorization", "authenticationThrottled", ...names);
 }
 
 /**
