@@ -63,4 +63,6 @@ export const UNIT_TESTS: readonly string[] = [
   "test/security/openpgp.test.ts",
   "test/settings.test.ts",
   "test/store/batcher.test.ts",
+  "test/store/data-dir-owner.test.ts",
+  "test/store/database-watch.test.ts",
 ];
