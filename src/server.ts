@@ -25,6 +25,7 @@ import { type Services, type Stoppable, systemClock } from "./services.ts";
 import type { Settings } from "./settings.ts";
 import { openDatabase } from "./store/database.ts";
 import { installationSecret } from "./store/installation-secrets.ts";
+import { watchDatabase } from "./store/database-watch.ts";
 import { startEmbeddedPostgres } from "./store/embedded-postgres.ts";
 import { startJobQueue } from "./store/job-queue.ts";
 import { migrate } from "./store/migrate.ts";
@@ -63,24 +64,36 @@ async function startAll<T extends object>(
   }
 }
 
+/** Settles, with a line saying so, when the database has gone away for good (store/database-watch.ts). */
+export interface DatabaseLost {
+  readonly databaseLost: Promise<string>;
+}
+
 /** The services on real infrastructure: database (migrated), job queue, blob store, recogniser. */
-export function openServices(settings: Settings, log: Logger): Promise<Services & Stoppable> {
-  return startAll(log, async (stack): Promise<Services> => {
+export function openServices(settings: Settings, log: Logger): Promise<Services & Stoppable & DatabaseLost> {
+  return startAll(log, async (stack): Promise<Services & DatabaseLost> => {
     // First: a bucket that cannot be reached stops the start before anything else is started.
     const blobs = await openBlobStore(settings);
     stack.push(async () => blobs.close?.());
     await removeLeftovers(settings, log);
     let databaseUrl = settings.databaseUrl;
+    const losses: Promise<string>[] = [];
     if (databaseUrl === undefined) {
       const embedded = await startEmbeddedPostgres({
         dir: path.join(settings.dataDir, "postgres"),
         log: (message) => log.debug({ component: "postgres" }, message),
+        ...(settings.port === 0 ? {} : { serves: `http://${settings.host}:${settings.port}` }),
       });
       stack.push(() => embedded.stop());
       databaseUrl = embedded.url;
+      // Its own server gone, Hark knows at once; there is nothing to wait for.
+      losses.push(embedded.lost);
     }
     const db = openDatabase(databaseUrl, settings.databasePoolSize);
     stack.push(() => db.close());
+    const watch = watchDatabase(db);
+    stack.push(async () => watch.stop());
+    losses.push(watch.lost);
     const applied = await migrate(db);
     if (applied.length > 0) log.info({ migrations: applied }, "database migrated");
     const streamLinkSecret = await installationSecret(db, "stream-links");
@@ -110,6 +123,7 @@ export function openServices(settings: Settings, log: Logger): Promise<Services 
       log,
       events: new EventEmitter(),
       streamLinkSecret,
+      databaseLost: Promise.race(losses),
     };
   });
 }
@@ -183,14 +197,14 @@ export async function startWorkers(services: Services): Promise<Stoppable> {
   };
 }
 
-export interface RunningHark extends Stoppable {
+export interface RunningHark extends Stoppable, DatabaseLost {
   readonly app: FastifyInstance;
   /** Where the API listens, e.g. http://127.0.0.1:8080 */
   readonly address: string;
   readonly services: Services;
 }
 
-export interface RunningWorker extends Stoppable {
+export interface RunningWorker extends Stoppable, DatabaseLost {
   readonly services: Services;
 }
 
@@ -216,7 +230,7 @@ export async function startHark(
     stack.push(() => app.close());
     const address = await app.listen({ port: settings.port, host: settings.host });
     log.info({ role, address, publicUrl: settings.publicUrl }, "Hark is running");
-    return { app, address, services };
+    return { app, address, services, databaseLost: services.databaseLost };
   });
 }
 
@@ -231,6 +245,6 @@ export async function startWorker(
     const workers = await startWorkers(services);
     stack.push(() => workers.stop());
     log.info({ role: "worker", publicUrl: settings.publicUrl }, "Hark is running");
-    return { services };
+    return { services, databaseLost: services.databaseLost };
   });
 }

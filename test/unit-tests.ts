@@ -66,5 +66,7 @@ export const UNIT_TESTS: readonly string[] = [
   "test/settings.test.ts",
   "test/store/account-limits.test.ts",
   "test/store/batcher.test.ts",
+  "test/store/data-dir-owner.test.ts",
+  "test/store/database-watch.test.ts",
   "test/store/process-job-order.test.ts",
 ];

