@@ -79,3 +79,22 @@ export async function findByExternalId(
   const { media } = (await response.json()) as { media: { mediaId: string }[] };
   return media[0]?.mediaId;
 }
+
+/** Whether the item has ended (finished or failed); undefined when Hark did not answer. */
+export async function hasEnded(
+  address: string,
+  token: string,
+  mediaId: string,
+): Promise<boolean | undefined> {
+  try {
+    const response = await fetch(`${address}/v3/media/${mediaId}`, {
+      headers: { authorization: `Bearer ${token}` },
+      signal: AbortSignal.timeout(10_000),
+    });
+    if (response.status !== 200) return undefined;
+    const { status } = (await response.json()) as { status: string };
+    return status === "finished" || status === "failed";
+  } catch {
+    return undefined;
+  }
+}
