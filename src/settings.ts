@@ -30,6 +30,10 @@ export interface Settings {
   readonly uploadTimeoutSeconds: number;
   /** Connections one process holds open at once; more are refused at accept. */
   readonly maxConnections: number;
+  /** Failed authentications one client address may have in a minute; 0: no limit. */
+  readonly authFailuresPerMinute: number;
+  /** CIDRs of proxies whose `X-Forwarded-For` names the client; empty: the connection's address is. */
+  readonly trustProxy: readonly string[];
   readonly defaultTtlSeconds: number;
   readonly streamLinkTtlSeconds: number;
   readonly callbackAllowHttp: boolean;
@@ -80,6 +84,24 @@ interface Definition<T> {
   /** The default as documented in the README. */
   readonly shownDefault: string;
   readonly parse: (raw: string | undefined, env: Env) => T;
+}
+
+/** A comma-separated list of CIDRs, each checked. */
+function cidrList(variable: string) {
+  return (raw: string | undefined): readonly string[] => {
+    const entries = (raw ?? "")
+      .split(",")
+      .map((entry) => entry.trim())
+      .filter((entry) => entry !== "");
+    for (const entry of entries) {
+      try {
+        parseCidr(entry);
+      } catch (error) {
+        throw new SettingsError(`${variable}: ${(error as Error).message}`);
+      }
+    }
+    return Object.freeze(entries);
+  };
 }
 
 function integer(variable: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER) {
@@ -286,20 +308,21 @@ export const definitions = {
     description:
       "Comma-separated CIDRs, IPv4 or IPv6, that callback and media URLs may reach though not public.",
     shownDefault: "(none)",
-    parse: (raw) => {
-      const entries = (raw ?? "")
-        .split(",")
-        .map((entry) => entry.trim())
-        .filter((entry) => entry !== "");
-      for (const entry of entries) {
-        try {
-          parseCidr(entry);
-        } catch (error) {
-          throw new SettingsError(`HARK_CALLBACK_ALLOW_CIDRS: ${(error as Error).message}`);
-        }
-      }
-      return Object.freeze(entries);
-    },
+    parse: cidrList("HARK_CALLBACK_ALLOW_CIDRS"),
+  },
+  authFailuresPerMinute: {
+    variable: "HARK_AUTH_FAILURES_PER_MINUTE",
+    description:
+      "Failed authentications (a wrong token, API key or admin token) one client address (an IPv6 /64) may have in a minute; past them every token from it is refused with 429 (11411) and `Retry-After` until the minute is over. Each API process counts its own. 0: no limit.",
+    shownDefault: "10",
+    parse: integer("HARK_AUTH_FAILURES_PER_MINUTE", 10, 0, 1_000_000),
+  },
+  trustProxy: {
+    variable: "HARK_TRUST_PROXY",
+    description:
+      "Comma-separated CIDRs of the reverse proxies in front of Hark: a request from one of them is taken to come from the address its `X-Forwarded-For` names (for the failed-authentication limit and the logs). Unset: the connection's address, so behind a proxy every client shares the proxy's.",
+    shownDefault: "(none)",
+    parse: cidrList("HARK_TRUST_PROXY"),
   },
   workerConcurrency: {
     variable: "HARK_WORKER_CONCURRENCY",

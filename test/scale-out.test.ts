@@ -87,7 +87,9 @@ describe("one API and several worker processes on one PostgreSQL and one S3 buck
     // Every process renders links to the API, wherever it runs.
     const worker = (env: Record<string, string> = {}) =>
       start("worker", { HARK_PUBLIC_URL: publicUrl, ...env });
-    const [first, second] = [await worker(), await worker()];
+    // One slot each, so each takes one long item (with one, a process sets no per-account limit).
+    const one = { HARK_WORKER_CONCURRENCY: "1" };
+    const [first, second] = [await worker(one), await worker(one)];
     assert.equal((await started(first)).role, "worker");
     assert.equal((await started(second)).role, "worker");
 

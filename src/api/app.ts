@@ -26,7 +26,7 @@ import type { Services } from "../services.ts";
 import type { Settings } from "../settings.ts";
 import { registerAdminRoutes } from "./admin-accounts.ts";
 import { requireAccount } from "./auth.ts";
-import { FailedAuthentications } from "./auth-throttle.ts";
+import { AUTH_FAILURE_LIMITS, FailedAuthentications } from "./auth-throttle.ts";
 import { bodyTimeouts } from "./body-timeouts.ts";
 import { isClientDisconnect } from "./client-disconnects.ts";
 import { clientErrorHandler } from "./client-errors.ts";
@@ -60,6 +60,8 @@ export async function buildApp(services: Services): Promise<HarkApp> {
     // Definition names in paths may be longer than find-my-way's default 100 characters; validation says
     // how long each may be, in the envelope.
     routerOptions: { maxParamLength: 1000 },
+    // `request.ip` is the client's behind the proxies the operator named, and the connection's otherwise.
+    ...(services.settings.trustProxy.length > 0 && { trustProxy: [...services.settings.trustProxy] }),
     // A URL the router cannot take apart (bad escapes, an overlong segment) still gets the envelope.
     frameworkErrors: (error, request, reply) => {
       const body: ErrorEnvelope = {
@@ -81,7 +83,10 @@ export async function buildApp(services: Services): Promise<HarkApp> {
   // One process holds at most this many connections; more are closed as they are accepted (Node's
   // `server.maxConnections`), so a crowd of slow clients costs a bounded number of sockets and files.
   app.server.maxConnections = services.settings.maxConnections;
-  app.decorate("failedAuthentications", new FailedAuthentications());
+  app.decorate(
+    "failedAuthentications",
+    new FailedAuthentications({ ...AUTH_FAILURE_LIMITS, failures: services.settings.authFailuresPerMinute }),
+  );
 
   // First of the hooks: a body that stops coming ends its request, whatever route it was sent to.
   app.addHook(

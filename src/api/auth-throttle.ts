@@ -8,8 +8,8 @@
  *
  * The counts live in this process's memory, bounded: several API processes each count on their own, so
  * the limit an address meets is this one times the number of processes. The address is the connection's
- * (Hark has no trusted-proxy setting): behind a proxy every client shares the proxy's, and one guesser
- * locks out the others' wrong tokens and right ones alike for the rest of its minute.
+ * unless it is a proxy named in `HARK_TRUST_PROXY`: behind an untrusted proxy every client shares the
+ * proxy's, and one guesser locks out the others' wrong tokens and right ones alike for its minute.
  */
 import net from "node:net";
 import type { FastifyReply, FastifyRequest } from "fastify";
@@ -19,7 +19,7 @@ import { ApiError } from "../domain/errors.ts";
 export const AUTH_FAILURE_LIMIT = 10;
 
 export interface FailureLimits {
-  /** Failures one address may have in a window; the next request is refused. */
+  /** Failures one address may have in a window; the next request is refused. 0: no limit. */
   readonly failures: number;
   readonly windowMs: number;
   /** Addresses remembered at most; past it the oldest window is forgotten. */
@@ -54,12 +54,14 @@ export class FailedAuthentications {
 
   /** How long `address` must wait before a token from it is looked at again; 0 when it need not. */
   waitMs(address: string, nowMs: number): number {
+    if (this.#limits.failures === 0) return 0;
     const window = this.#windows.get(clientKey(address));
     if (!window || window.failures < this.#limits.failures) return 0;
     return Math.max(0, window.startMs + this.#limits.windowMs - nowMs);
   }
 
   record(address: string, nowMs: number): void {
+    if (this.#limits.failures === 0) return;
     const key = clientKey(address);
     const window = this.#windows.get(key);
     if (window && nowMs < window.startMs + this.#limits.windowMs) {

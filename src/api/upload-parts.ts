@@ -41,6 +41,11 @@ export async function receiveParts<Name extends string>(
   refusedParts: Readonly<Record<string, string>> = {},
 ): Promise<ReceivedParts<Name>> {
   const received: ReceivedParts<Name> = { texts: {} };
+  // A client gone before its body was read: the multipart reader listens for the request's 'close', which
+  // has already been, and would wait for ever. (A close from here on reaches it.)
+  if (request.raw.destroyed && !request.raw.complete) {
+    throw new Error("the client closed the connection before its body was read");
+  }
   const parts = request.parts({
     limits: { fileSize: media?.maxBytes ?? MAX_TEXT_PART_BYTES, fieldSize: MAX_TEXT_PART_BYTES, files: 5 },
   });

@@ -101,3 +101,30 @@ describe("token guessing over HTTP", () => {
     assert.ok(refused.headers["retry-after"]);
   });
 });
+
+describe("token guessing behind a proxy", () => {
+  let hark: TestHark;
+  before(async () => {
+    hark = await startTestHark({ HARK_TRUST_PROXY: "10.0.0.0/8", HARK_AUTH_FAILURES_PER_MINUTE: "3" });
+  });
+  after(() => hark.close());
+
+  const get = (remoteAddress: string, forwardedFor: string) =>
+    hark.app.inject({
+      method: "GET",
+      url: "/v3/media",
+      remoteAddress,
+      headers: { authorization: "Bearer wrong", "x-forwarded-for": forwardedFor },
+    });
+
+  test("a trusted proxy's clients are counted apart; an untrusted one's header is ignored", async () => {
+    const proxy = "10.1.2.3";
+    for (let i = 0; i < 3; i++) assert.equal((await get(proxy, "203.0.113.5")).statusCode, 401);
+    assert.equal((await get(proxy, "203.0.113.5")).statusCode, 429, "the guesser behind the proxy");
+    assert.equal((await get(proxy, "203.0.113.6")).statusCode, 401, "another client of the proxy");
+    // Not a proxy Hark trusts: its header could name anyone, so the connection's address counts.
+    const stranger = "192.0.2.50";
+    for (let i = 0; i < 3; i++) assert.equal((await get(stranger, `203.0.113.${10 + i}`)).statusCode, 401);
+    assert.equal((await get(stranger, "203.0.113.99")).statusCode, 429);
+  });
+});

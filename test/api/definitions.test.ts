@@ -31,7 +31,8 @@ describe("definitions API", () => {
   let token: string;
   let other: string;
   before(async () => {
-    hark = await startTestHark({ HARK_PUBLIC_URL: PUBLIC_URL });
+    // Every route is tried with wrong tokens, more than the failed-authentication limit allows an address.
+    hark = await startTestHark({ HARK_PUBLIC_URL: PUBLIC_URL, HARK_AUTH_FAILURES_PER_MINUTE: "0" });
     token = await hark.createAccount();
     other = await hark.createAccount();
   });
