@@ -40,10 +40,11 @@ export class CommandFailedError extends Error {
   }
 }
 
-/** A write to a file failed (full or failing disk), so an output the program made may be cut short. */
+/** A write failed for want of space, so an output the program made may be cut short. */
 function leftOutputCut(stderr: string): boolean {
-  const fault = stderrFault(stderr);
-  return fault === "storage-full" || fault === "filesystem";
+  // Only a full disk: other complaints a program survives are no sign of a cut output (PostgreSQL's tools,
+  // started in a directory their user cannot enter, say "Permission denied" and carry on).
+  return stderrFault(stderr) === "storage-full";
 }
 
 export function stderrTail(stderr: string, maxChars = STDERR_TAIL_CHARS): string {
