@@ -4,7 +4,7 @@
  * that is not public is never contacted. Redirects are not followed: a redirect could lead to an address
  * the URL check never saw.
  */
-import { Transform } from "node:stream";
+import { pipeline, Transform } from "node:stream";
 import { type Dispatcher, request } from "undici";
 import type { BlobStore } from "../blobs/blob-store.ts";
 import { serverFaultOf } from "../domain/server-faults.ts";
@@ -34,6 +34,8 @@ export async function downloadMedia(
   blobs: BlobStore,
   key: string,
   limits: DownloadLimits,
+  /** Aborted when the job is handed back or the item deleted: the download stops, and rejects with its reason. */
+  cancel?: AbortSignal,
 ): Promise<{ bytes: number; contentType: string | undefined }> {
   // One agent per download: downloads are rare and long, so a shared pool would save nothing.
   const dispatcher = guardedAgent(limits.guard, {
@@ -42,7 +44,11 @@ export async function downloadMedia(
     bodyTimeoutMs: limits.timeoutMs,
   });
   try {
-    return await fetchInto(url, blobs, key, limits, dispatcher);
+    return await fetchInto(url, blobs, key, limits, dispatcher, cancel);
+  } catch (error) {
+    // Not the URL's fault: the work was called off.
+    if (cancel?.aborted) throw cancel.reason;
+    throw error;
   } finally {
     await dispatcher.destroy();
   }
@@ -54,8 +60,10 @@ async function fetchInto(
   key: string,
   limits: DownloadLimits,
   dispatcher: Dispatcher,
+  cancel: AbortSignal | undefined,
 ): Promise<{ bytes: number; contentType: string | undefined }> {
-  const signal = AbortSignal.timeout(limits.timeoutMs);
+  const timeout = AbortSignal.timeout(limits.timeoutMs);
+  const signal = cancel ? AbortSignal.any([timeout, cancel]) : timeout;
   let response: Awaited<ReturnType<typeof request>>;
   try {
     response = await request(url, {
@@ -91,9 +99,11 @@ async function fetchInto(
       else done(null, chunk);
     },
   });
-  response.body.on("error", (error) => bounded.destroy(error));
+  // pipeline, not pipe: an error of either stream reaches the other and is always listened for, even once
+  // the blob store has stopped reading (a connection that ends late would otherwise be an uncaught error).
+  const body = pipeline(response.body, bounded, () => {});
   try {
-    const bytes = await blobs.put(key, response.body.pipe(bounded));
+    const bytes = await blobs.put(key, body);
     const contentType = String(response.headers["content-type"] ?? "")
       .split(";")[0]
       ?.trim()

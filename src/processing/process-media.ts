@@ -148,7 +148,7 @@ async function transcribe(
   const { db, blobs, settings } = services;
   const mediaId = media.mediaId;
   await recordProgress(db, mediaId, "ingest", { status: "started" });
-  const key = media.originalBlob ?? (await fetchMediaUrl(services, media));
+  const key = media.originalBlob ?? (await fetchMediaUrl(services, media, signal));
 
   return blobs.withLocalFile(key, async (file) => {
     const maxLengthMs = settings.maxMediaSeconds * 1000;
@@ -325,18 +325,28 @@ async function encrypted(
   };
 }
 
-async function fetchMediaUrl(services: Services, media: MediaRecord): Promise<string> {
+async function fetchMediaUrl(
+  services: Services,
+  media: MediaRecord,
+  signal: AbortSignal | undefined,
+): Promise<string> {
   if (media.mediaUrl === undefined)
     throw new Error(`media ${media.mediaId} has neither bytes nor a mediaUrl`);
   const key = originalKey(media.mediaId);
-  const stored = await downloadMedia(media.mediaUrl, services.blobs, key, {
-    maxBytes: services.settings.maxUploadBytes,
-    timeoutMs: services.settings.mediaUrlTimeoutSeconds * 1000,
-    guard: {
-      allowPrivate: services.settings.callbackAllowPrivate,
-      allowCidrs: services.settings.callbackAllowCidrs,
+  const stored = await downloadMedia(
+    media.mediaUrl,
+    services.blobs,
+    key,
+    {
+      maxBytes: services.settings.maxUploadBytes,
+      timeoutMs: services.settings.mediaUrlTimeoutSeconds * 1000,
+      guard: {
+        allowPrivate: services.settings.callbackAllowPrivate,
+        allowCidrs: services.settings.callbackAllowCidrs,
+      },
     },
-  });
+    signal,
+  );
   await recordOriginal(services.db, media.mediaId, { key, ...stored });
   return key;
 }

@@ -153,6 +153,25 @@ describe("fairness between accounts in processing", () => {
     for (const mediaId of stalled) assert.equal(await hark.ended(mediaId), "failed");
   });
 
+  test("deleting an item stops its stalled mediaUrl download at once, freeing the slot", async () => {
+    const a = await hark.createAccount();
+    const stalled = await accepted(a, { mediaUrl: `${media.url}/deleted` });
+    await media.requested("/deleted");
+    const cancelled = new Promise<void>((resolve) => {
+      const listener = (event: { mediaId: string }) => {
+        if (event.mediaId !== stalled) return;
+        hark.services.events.off("media.cancelled", listener);
+        resolve();
+      };
+      hark.services.events.on("media.cancelled", listener);
+    });
+    assert.equal((await hark.api(a, "DELETE", `/v3/media/${stalled}`)).statusCode, 204);
+    // Well before HARK_MEDIA_URL_TIMEOUT_SECONDS (120 s): the download is called off, not waited out.
+    await cancelled;
+    const clip = await accepted(a, { media: audio.file });
+    assert.equal(await hark.ended(clip), "finished", "the account's one slot is free again");
+  });
+
   test("an account's high upload runs before its own earlier normal ones", async () => {
     const a = await hark.createAccount();
     const blocking = await accepted(a, { mediaUrl: `${media.url}/own-block` });
