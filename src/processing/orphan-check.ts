@@ -10,6 +10,7 @@ import { errorEntry } from "../domain/errors.ts";
 import type { Services } from "../services.ts";
 import { orphanedMedia, runOrphan } from "../store/orphaned-media.ts";
 import { endProcessing } from "./end-processing.ts";
+import { runPeriodically } from "./periodic.ts";
 
 const BATCH = 100;
 
@@ -35,17 +36,12 @@ export async function endOrphanedMedia(services: Services): Promise<string[]> {
 }
 
 export function startOrphanCheck(services: Services): { stop(): Promise<void> } {
-  let running: Promise<unknown> = Promise.resolve();
-  const timer = setInterval(() => {
-    running = endOrphanedMedia(services)
-      .then((ids) => ids.length > 0 && services.log.warn({ mediaIds: ids }, "ended media left without a job"))
-      .catch((err) => services.log.error({ err }, "checking for media left without a job failed"));
-  }, services.settings.sweepIntervalSeconds * 1000);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
+  return runPeriodically(
+    services.settings.sweepIntervalSeconds * 1000,
+    async () => {
+      const ids = await endOrphanedMedia(services);
+      if (ids.length > 0) services.log.warn({ mediaIds: ids }, "ended media left without a job");
     },
-  };
+    (err) => services.log.error({ err }, "checking for media left without a job failed"),
+  );
 }

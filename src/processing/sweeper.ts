@@ -6,6 +6,7 @@
 import { mediaPrefix } from "../blobs/blob-store.ts";
 import type { Services } from "../services.ts";
 import { deleteMedia, expiredMedia } from "../store/media.ts";
+import { runPeriodically } from "./periodic.ts";
 
 const BATCH = 100;
 
@@ -23,17 +24,12 @@ export async function sweepExpired(services: Pick<Services, "db" | "blobs" | "cl
 }
 
 export function startSweeper(services: Services): { stop(): Promise<void> } {
-  let running: Promise<unknown> = Promise.resolve();
-  const timer = setInterval(() => {
-    running = sweepExpired(services)
-      .then((ids) => ids.length > 0 && services.log.info({ mediaIds: ids }, "deleted expired media"))
-      .catch((err) => services.log.error({ err }, "sweeping expired media failed"));
-  }, services.settings.sweepIntervalSeconds * 1000);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
+  return runPeriodically(
+    services.settings.sweepIntervalSeconds * 1000,
+    async () => {
+      const ids = await sweepExpired(services);
+      if (ids.length > 0) services.log.info({ mediaIds: ids }, "deleted expired media");
     },
-  };
+    (err) => services.log.error({ err }, "sweeping expired media failed"),
+  );
 }
