@@ -165,9 +165,11 @@ describe("fairness between accounts in processing", () => {
       };
       hark.services.events.on("media.cancelled", listener);
     });
+    const deletedAt = Date.now();
     assert.equal((await hark.api(a, "DELETE", `/v3/media/${stalled}`)).statusCode, 204);
-    // Well before HARK_MEDIA_URL_TIMEOUT_SECONDS (120 s): the download is called off, not waited out.
     await cancelled;
+    // The download is called off, not waited out to HARK_MEDIA_URL_TIMEOUT_SECONDS (120 s).
+    assert.ok(Date.now() - deletedAt < 60_000, `cancelled ${Date.now() - deletedAt} ms after the DELETE`);
     const clip = await accepted(a, { media: audio.file });
     assert.equal(await hark.ended(clip), "finished", "the account's one slot is free again");
   });
