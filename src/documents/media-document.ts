@@ -4,7 +4,14 @@
  */
 import { type IncludeSection, type StreamName, STREAM_NAMES } from "../domain/configuration.ts";
 import type { Message } from "../domain/errors.ts";
-import { type MediaLinks, type MediaRecord, type MediaSummaryRecord, TASKS } from "../domain/media.ts";
+import {
+  type MediaLinks,
+  type MediaRecord,
+  type MediaSummaryRecord,
+  PHASES,
+  type PhaseTimes,
+  TASKS,
+} from "../domain/media.ts";
 import type { Transcript } from "../domain/transcript.ts";
 
 /**
@@ -149,7 +156,10 @@ export function mediaSummary(media: MediaSummaryRecord, publicUrl: string) {
     : { ...envelope, metadata: media.metadata };
 }
 
-/** `GET .../progress`: each processing task, in order, and how far it is. */
+/**
+ * `GET .../progress`: each processing task, in order, and how far it is; Hark adds the last run's phase
+ * times beside VoiceBase's `tasks`.
+ */
 export function progressDocument(media: MediaRecord, publicUrl: string) {
   return {
     _links: { self: { href: `${mediaUrl(publicUrl, media.mediaId)}/progress` } },
@@ -161,7 +171,18 @@ export function progressDocument(media: MediaRecord, publicUrl: string) {
         status: media.progress[task]?.status ?? "pending",
         ...fraction(media.progress[task]?.fraction),
       })),
+      ...phaseTimes(media.phaseTimes),
     },
+  };
+}
+
+/** In the order the phases run: the database keeps an object's keys in an order of its own. */
+function phaseTimes(times: PhaseTimes | undefined) {
+  if (times === undefined) return {};
+  const ran = PHASES.filter((phase) => times.phasesMs[phase] !== undefined);
+  return {
+    phasesMs: Object.fromEntries(ran.map((phase) => [phase, times.phasesMs[phase]])),
+    totalMs: times.totalMs,
   };
 }
 

@@ -53,6 +53,22 @@ export interface ProgressTask {
   fraction?: number;
 }
 
+/**
+ * The phases of one processing run whose wall time is measured, in the order they start: fetching a
+ * `mediaUrl`, probing and decoding to the recogniser's PCM, looking for silences to cut at, recognising
+ * the pieces, everything made from the words (transcript, analyses, voice features, redacted audio,
+ * formats, encryption), and the final statement with the callbacks' bodies. Phases of two channels run
+ * side by side, so their times may add up to more than the run's.
+ */
+export const PHASES = ["download", "decode", "silenceScan", "recognition", "analysis", "end"] as const;
+export type Phase = (typeof PHASES)[number];
+
+/** Milliseconds each phase that ran was under way, and the whole run (Hark's addition to progress). */
+export interface PhaseTimes {
+  phasesMs: Partial<Record<Phase, number>>;
+  totalMs: number;
+}
+
 export interface MediaRecord {
   mediaId: string;
   account: Account;
@@ -70,6 +86,8 @@ export interface MediaRecord {
   errors: ErrorEntry[] | undefined;
   messages: Message[];
   progress: Record<string, ProgressTask>;
+  /** The last run's phase times: what has ended of them while it runs, all of them once it has ended. */
+  phaseTimes?: PhaseTimes;
   timeToLiveSeconds: number;
   dateCreated: Date;
   dateFinished: Date | undefined;

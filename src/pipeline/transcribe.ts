@@ -4,6 +4,7 @@ import { join } from "node:path";
 import type { RecognizedWord, SpeakerWords } from "../domain/transcript.ts";
 import { type ChannelSelection, decodeChannel, RECOGNIZER_SAMPLE_RATE } from "./decode.ts";
 import { measureVoice } from "./measure-voice.ts";
+import { createPhaseTimer, type PhaseTimer } from "./phase-timer.ts";
 import { fastestPlan } from "./piece-plan.ts";
 import { MediaTooLongError } from "./probe.ts";
 import { PocketsphinxRecognizer } from "./pocketsphinx.ts";
@@ -58,6 +59,11 @@ export interface TranscribeOptions {
   tempDir?: string;
   /** Fraction of the audio recognised so far, 0..1, never decreasing; 1 when done. */
   onProgress?: (fraction: number) => void;
+  /**
+   * Times the `decode`, `silenceScan`, `recognition` and (voice features) `analysis` work, not the waits
+   * for a core. Defaults to a timer of its own that nobody reads.
+   */
+  phases?: PhaseTimer;
   signal?: AbortSignal;
 }
 
@@ -78,6 +84,7 @@ export async function transcribeSpeaker(
   const recognizer = options.recognizer ?? new PocketsphinxRecognizer();
   const limiter = options.limiter ?? createLimiter(options.concurrency ?? availableParallelism());
   const progress = monotonic(options.onProgress);
+  const phases = options.phases ?? createPhaseTimer(() => performance.now());
   const { signal } = options;
 
   // Named for this process, so that a later start can tell a crash's leftover from a directory in use.
@@ -88,7 +95,9 @@ export async function transcribeSpeaker(
     if (decoded !== input) {
       // One second past the limit: decoded audio that reaches it is too long, not merely at the limit.
       const limit = maxLengthMs === undefined ? {} : { maxLengthMs: maxLengthMs + 1000 };
-      await limiter.run(() => decodeChannel(input, decoded, channel, { signal, ...limit }));
+      await limiter.run(() =>
+        phases.time("decode", () => decodeChannel(input, decoded, channel, { signal, ...limit })),
+      );
     }
     const layout = await readWavLayout(decoded);
     const lengthMs = wavLengthMs(layout);
@@ -106,7 +115,9 @@ export async function transcribeSpeaker(
       (lengthMs <= maxMs && (lengthMs < 2 * minMs || slots < 2));
     const silences = onePiece
       ? []
-      : await limiter.run(() => detectSilences(decoded, { ...options.silence, lengthMs, signal }));
+      : await limiter.run(() =>
+          phases.time("silenceScan", () => detectSilences(decoded, { ...options.silence, lengthMs, signal })),
+        );
     const plan =
       options.segmentTargetMs !== undefined
         ? planSegments(lengthMs, silences, { targetMs: options.segmentTargetMs, maxMs })
@@ -133,7 +144,9 @@ export async function transcribeSpeaker(
     };
     const pieces = await allOrAbort(
       plan.map((segment, index) => async (pieceSignal: AbortSignal) => {
-        const words = await limiter.run(() => recognizePiece(segment, index, pieceSignal));
+        const words = await limiter.run(() =>
+          phases.time("recognition", () => recognizePiece(segment, index, pieceSignal)),
+        );
         doneMs += segment.endMs - segment.startMs;
         progress(lengthMs > 0 ? doneMs / lengthMs : 1);
         return words;
@@ -142,7 +155,9 @@ export async function transcribeSpeaker(
     );
     const words = pieces.flat();
     // Measured here, while the decoded channel exists, rather than decoding the media a second time.
-    const measured = options.voiceFeatures ? await measureVoice(decoded, layout, words, signal) : words;
+    const measured = options.voiceFeatures
+      ? await phases.time("analysis", () => measureVoice(decoded, layout, words, signal))
+      : words;
     progress(1);
     return measured;
   } finally {

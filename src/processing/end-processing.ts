@@ -20,8 +20,9 @@ import { mediaLinks } from "../documents/stream-links.ts";
 import type { DeliveryFate } from "../domain/delivery.ts";
 import type { ErrorEntry, Message } from "../domain/errors.ts";
 import type { MediaRecord, Sections } from "../domain/media.ts";
+import type { PhaseTimer } from "../pipeline/phase-timer.ts";
 import type { Services } from "../services.ts";
-import { finishProcessing, getMedia } from "../store/media.ts";
+import { finishProcessing, getMedia, recordPhaseTimes } from "../store/media.ts";
 import { sealFates, storeEncryptedResults } from "./encrypt-results.ts";
 
 export interface ProcessingOutcome {
@@ -39,12 +40,32 @@ export interface ProcessingOutcome {
   plaintextBlobs?: string[];
 }
 
-/** Resolves to whether this call ended the item's processing. */
+/**
+ * Resolves to whether this call ended the item's processing. `phases`, the run's timer, gains the `end`
+ * phase; its times go to the log line and the item's progress.
+ */
 export async function endProcessing(
   services: Services,
   mediaId: string,
   outcome: ProcessingOutcome,
+  phases?: PhaseTimer,
 ): Promise<boolean> {
+  phases?.start("end");
+  const ended = await endOnce(services, mediaId, outcome).finally(() => phases?.stop("end"));
+  if (!ended) return false;
+  const times = phases?.times();
+  if (times) {
+    // After the end has committed, so the times include it; losing them loses no result.
+    await recordPhaseTimes(services.db, mediaId, outcome.status, times).catch((err) =>
+      services.log.warn({ err, mediaId }, "recording the phase times failed"),
+    );
+  }
+  services.log.info({ mediaId, status: outcome.status, ...times }, "processing ended");
+  services.events.emit("media.ended", { mediaId, status: outcome.status });
+  return true;
+}
+
+async function endOnce(services: Services, mediaId: string, outcome: ProcessingOutcome): Promise<boolean> {
   const media = await getMedia(services.db, mediaId);
   if (media?.status !== "running") return false;
   const now = services.clock.now();
@@ -71,8 +92,6 @@ export async function endProcessing(
       .delete(key)
       .catch((err) => services.log.error({ err, mediaId }, "deleting a plaintext stream failed"));
   }
-  services.log.info({ mediaId, status: outcome.status }, "processing ended");
-  services.events.emit("media.ended", { mediaId, status: outcome.status });
   return true;
 }
 

@@ -25,6 +25,7 @@ import { AlignmentTooLargeError, alignTranscript } from "../pipeline/align.ts";
 import { type AssembledTranscript, assembleTranscript } from "../pipeline/assemble.ts";
 import { DecodeError } from "../pipeline/decode.ts";
 import { contentTypeOfContainer } from "../pipeline/media-content-type.ts";
+import { createPhaseTimer, type PhaseTimer } from "../pipeline/phase-timer.ts";
 import { RecognitionError } from "../pipeline/pocketsphinx.ts";
 import { MediaTooLongError, probeMedia, UndecodableMediaError } from "../pipeline/probe.ts";
 import { redactAudio } from "../pipeline/redact-audio.ts";
@@ -40,6 +41,7 @@ import {
   recordContentType,
   recordLength,
   recordOriginal,
+  recordPhaseTimes,
   recordProgress,
 } from "../store/media.ts";
 import { claimAttempt, closeAttempt } from "../store/processing-attempts.ts";
@@ -82,10 +84,11 @@ export async function processMedia(
     return;
   }
   log.info({ mediaId, retry: attempt.retryCount, ...counts }, "processing started");
+  const phases = createPhaseTimer(() => services.clock.now().getTime());
   const watch = watchDeletion(db, mediaId, attempt.signal);
   try {
-    const result = await transcribe(services, media, watch.signal);
-    await endOrDrop(services, mediaId, { status: "finished", ...result });
+    const result = await transcribe(services, media, watch.signal, phases);
+    await endOrDrop(services, mediaId, { status: "finished", ...result }, phases);
   } catch (error) {
     if (watch.deleted()) {
       await dropDeleted(services, mediaId);
@@ -104,7 +107,7 @@ export async function processMedia(
     }
     if (fault) log.info({ err: error, mediaId }, "processing failed: the media or its configuration");
     else log.error({ err: error, mediaId }, "processing failed for good");
-    await endFailed(services, mediaId, fault?.entry ?? serverFaultEntry(error, mediaId));
+    await endFailed(services, mediaId, fault?.entry ?? serverFaultEntry(error, mediaId), phases);
   } finally {
     watch.stop();
   }
@@ -113,18 +116,33 @@ export async function processMedia(
 const OUT_OF_RETRIES = "Processing failed on our side; retrying did not help. Upload the media again later";
 
 /** The one place a processing failure becomes what the client reads (the document, the callbacks). */
-async function endFailed(services: Services, mediaId: string, entry: ErrorEntry): Promise<void> {
+async function endFailed(
+  services: Services,
+  mediaId: string,
+  entry: ErrorEntry,
+  phases?: PhaseTimer,
+): Promise<void> {
   const shown = {
     code: entry.code,
     error: clientMessage(entry.error, { roots: [services.settings.dataDir] }),
   };
   await recordProgress(services.db, mediaId, "transcribe", { status: "failed" });
-  await endOrDrop(services, mediaId, { status: "failed", sections: {}, messages: [], errors: [shown] });
+  await endOrDrop(
+    services,
+    mediaId,
+    { status: "failed", sections: {}, messages: [], errors: [shown] },
+    phases,
+  );
 }
 
 /** Ends processing; an item deleted after its last look (between two polls) has its files dropped. */
-async function endOrDrop(services: Services, mediaId: string, outcome: ProcessingOutcome): Promise<void> {
-  if (await endProcessing(services, mediaId, outcome)) return;
+async function endOrDrop(
+  services: Services,
+  mediaId: string,
+  outcome: ProcessingOutcome,
+  phases?: PhaseTimer,
+): Promise<void> {
+  if (await endProcessing(services, mediaId, outcome, phases)) return;
   if (!(await mediaExists(services.db, mediaId))) await dropDeleted(services, mediaId);
 }
 
@@ -144,15 +162,20 @@ async function transcribe(
   services: Services,
   media: MediaRecord,
   signal: AbortSignal | undefined,
+  phases: PhaseTimer,
 ): Promise<Omit<ProcessingOutcome, "status">> {
   const { db, blobs, settings } = services;
   const mediaId = media.mediaId;
   await recordProgress(db, mediaId, "ingest", { status: "started" });
-  const key = media.originalBlob ?? (await fetchMediaUrl(services, media, signal));
+  const key =
+    media.originalBlob ?? (await phases.time("download", () => fetchMediaUrl(services, media, signal)));
 
   return blobs.withLocalFile(key, async (file) => {
     const maxLengthMs = settings.maxMediaSeconds * 1000;
-    const probe = await probeMedia(file, { maxLengthMs, ...(signal && { signal }) });
+    // Reading the container is the first step of decoding it.
+    const probe = await phases.time("decode", () =>
+      probeMedia(file, { maxLengthMs, ...(signal && { signal }) }),
+    );
     await recordLength(db, mediaId, probe.lengthMs);
     await recordContentType(db, mediaId, contentTypeOfContainer(probe.formatName));
     const speakers = media.configuration.speakers;
@@ -181,6 +204,7 @@ async function transcribe(
       limiter: services.engines,
       tempDir,
       maxLengthMs,
+      phases,
       ...(signal && { signal }),
       onProgress: (fraction) => {
         // A row update per tenth is plenty for a progress bar and keeps the database quiet.
@@ -191,7 +215,9 @@ async function transcribe(
       },
     });
     await recordProgress(db, mediaId, "transcribe", { status: "finished", fraction: 1 });
+    await recordPhaseTimes(db, mediaId, "running", phases.times());
 
+    phases.start("analysis");
     const assembled = punctuated(
       givenTranscript(assembleTranscript(words), media, probe.lengthMs),
       media,
@@ -223,7 +249,9 @@ async function transcribe(
       messages,
       ...(redactedBlob !== undefined && { redactedBlob }),
     };
-    return media.configuration.encryption ? encrypted(services, media, key, results) : results;
+    const outcome = media.configuration.encryption ? await encrypted(services, media, key, results) : results;
+    phases.stop("analysis");
+    return outcome;
   });
 }
 

@@ -5,7 +5,14 @@
 import type { Configuration } from "../domain/configuration.ts";
 import type { DeliveryFate } from "../domain/delivery.ts";
 import type { ErrorEntry, Message } from "../domain/errors.ts";
-import type { MediaStatus, Metadata, MediaRecord, Sections, ProgressTask } from "../domain/media.ts";
+import type {
+  MediaStatus,
+  Metadata,
+  MediaRecord,
+  PhaseTimes,
+  Sections,
+  ProgressTask,
+} from "../domain/media.ts";
 import type { Sql } from "./database.ts";
 
 export interface NewMedia {
@@ -135,7 +142,8 @@ interface MediaRow {
   sections: Sections;
   errors: ErrorEntry[] | null;
   messages: Message[];
-  progress: Record<string, ProgressTask>;
+  /** Each task's `ProgressTask` by its id, and the phase times under `PHASE_TIMES`. */
+  progress: Record<string, unknown>;
   time_to_live_seconds: number;
   date_created: Date;
   date_finished: Date | null;
@@ -160,7 +168,7 @@ function toRecord(row: MediaRow): MediaRecord {
     sections: row.sections,
     errors: row.errors ?? undefined,
     messages: row.messages,
-    progress: row.progress,
+    ...progressOf(row.progress),
     timeToLiveSeconds: row.time_to_live_seconds,
     dateCreated: row.date_created,
     dateFinished: row.date_finished ?? undefined,
@@ -230,6 +238,37 @@ export async function recordContentType(sql: Sql, mediaId: string, contentType: 
 
 export async function recordLength(sql: Sql, mediaId: string, lengthMs: number): Promise<void> {
   await sql.query("update media set length_ms = $2 where media_id = $1", [mediaId, lengthMs]);
+}
+
+/**
+ * The phase times live in the progress column beside the tasks: they are reset with it when an item is
+ * reprocessed, and a key no task has keeps them apart.
+ */
+const PHASE_TIMES = "phaseTimes";
+
+function progressOf(stored: Record<string, unknown>): Pick<MediaRecord, "progress" | "phaseTimes"> {
+  const { [PHASE_TIMES]: phaseTimes, ...tasks } = stored;
+  return {
+    // jsonb the functions below wrote: tasks as ProgressTask, the times as PhaseTimes.
+    progress: tasks as Record<string, ProgressTask>,
+    ...(phaseTimes !== undefined && { phaseTimes: phaseTimes as PhaseTimes }),
+  };
+}
+
+/**
+ * The run's phase times so far, while the item is still `status` (`running` during the run; the ended
+ * status just after the end): an item reprocessed or deleted meanwhile keeps its new run's.
+ */
+export async function recordPhaseTimes(
+  sql: Sql,
+  mediaId: string,
+  status: MediaStatus,
+  times: PhaseTimes,
+): Promise<void> {
+  await sql.query(
+    "update media set progress = jsonb_set(progress, array[$3], $4::jsonb) where media_id = $1 and status = $2",
+    [mediaId, status, PHASE_TIMES, JSON.stringify(times)],
+  );
 }
 
 export async function recordProgress(

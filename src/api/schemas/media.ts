@@ -7,7 +7,7 @@
 import { Type } from "typebox";
 import { FORMAT_VERSION } from "../../documents/media-document.ts";
 import { CALLBACK_TYPES, INCLUDE_SECTIONS, STREAM_NAMES } from "../../domain/configuration.ts";
-import { TASKS } from "../../domain/media.ts";
+import { type Phase, TASKS } from "../../domain/media.ts";
 import { TRANSCRIPT_FORMATS } from "../../domain/transcript.ts";
 import { RENDERED_FORMATS } from "../../formats/index.ts";
 import { MetadataSchema } from "../../intake/configuration-schema.ts";
@@ -360,6 +360,9 @@ export const TranscriptDocument = Type.Object(
   },
 );
 
+/** One phase's time in `Progress` (see `PHASES` in domain/media.ts). */
+const phaseMs = (what: string) => Type.Optional(Type.Integer({ minimum: 0, description: what }));
+
 export const Progress = Type.Object(
   {
     _links: ref(Links),
@@ -371,6 +374,33 @@ export const Progress = Type.Object(
           taskId: Type.Enum(TASKS),
           status: Type.Enum(["pending", "started", "finished", "failed"]),
           fraction: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
+        }),
+      ),
+      phasesMs: Type.Optional(
+        Type.Object(
+          {
+            download: phaseMs("fetching the `mediaUrl`; absent for an upload"),
+            decode: phaseMs("reading the container and decoding each channel to 16 kHz PCM"),
+            silenceScan: phaseMs("looking for silences to cut at; absent when the audio stays in one piece"),
+            recognition: phaseMs("recognising the pieces"),
+            analysis: phaseMs(
+              "everything made from the words: transcript, analyses, voice features, redacted audio, formats, encryption",
+            ),
+            end: phaseMs("the final statement and the callbacks' bodies"),
+          } satisfies Record<Phase, unknown>,
+          {
+            description:
+              "Hark's addition: the milliseconds each phase of the last run was under way, each once it has ended. The channels of a stereo call run side by side, so the phases may add up to more than `totalMs`.",
+            "x-hark-addition": true,
+          },
+        ),
+      ),
+      totalMs: Type.Optional(
+        Type.Integer({
+          minimum: 0,
+          description:
+            "Hark's addition: the milliseconds of the last run, from its start to its latest phase time (its end, once it has ended).",
+          "x-hark-addition": true,
         }),
       ),
     }),
