@@ -5,16 +5,15 @@
  *
  *   npm run bench            (or: node bench/transcription.ts [runs])
  */
-import { spawn } from "node:child_process";
 import { openAsBlob } from "node:fs";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import pino from "pino";
 import type { Transcript } from "../src/domain/transcript.ts";
-import { parsePocketsphinxOutput } from "../src/pipeline/pocketsphinx.ts";
 import { startHark } from "../src/server.ts";
 import { loadSettings } from "../src/settings.ts";
+import { barePocketsphinx } from "./support/bare-pocketsphinx.ts";
 import {
   buildSpeech,
   type FliteVoice,
@@ -40,7 +39,6 @@ const SENTENCES: [FliteVoice, string][] = [
   ["slt", "great that is all have a nice day"],
 ];
 
-const MODEL = "/usr/share/pocketsphinx/model/en-us";
 const runs = Number(process.argv[2] ?? 3);
 
 async function main(): Promise<void> {
@@ -87,31 +85,6 @@ async function timed<T>(count: number, work: () => Promise<T>): Promise<{ ms: nu
     if (ms < best.ms) best = { ms, result };
   }
   return best;
-}
-
-function barePocketsphinx(file: string): Promise<string[]> {
-  return new Promise((resolve, reject) => {
-    const args = ["-infile", file, "-time", "yes", "-logfn", "/dev/null"];
-    args.push(
-      "-hmm",
-      `${MODEL}/en-us`,
-      "-lm",
-      `${MODEL}/en-us.lm.bin`,
-      "-dict",
-      `${MODEL}/cmudict-en-us.dict`,
-    );
-    const child = spawn("pocketsphinx_continuous", args, { stdio: ["ignore", "pipe", "ignore"] });
-    let out = "";
-    child.stdout.on("data", (chunk) => {
-      out += chunk;
-    });
-    child.on("error", reject);
-    child.on("close", (code) =>
-      code === 0
-        ? resolve(parsePocketsphinxOutput(out).map((w) => w.word))
-        : reject(new Error(`exit ${code}`)),
-    );
-  });
 }
 
 async function harkRun(file: string, count: number): Promise<{ ms: number; result: string[] }> {

@@ -3,18 +3,16 @@
  * (upload → `finished`, words per speaker from the transcript's turns) and the bare
  * `pocketsphinx_continuous` on whole 16 kHz mono files (one after another for the two channels of a call).
  */
-import { spawn } from "node:child_process";
 import { openAsBlob } from "node:fs";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import pino from "pino";
 import type { Transcript } from "../../src/domain/transcript.ts";
-import { parsePocketsphinxOutput } from "../../src/pipeline/pocketsphinx.ts";
 import { startHark } from "../../src/server.ts";
 import { loadSettings } from "../../src/settings.ts";
+import { barePocketsphinx } from "./bare-pocketsphinx.ts";
 
-const MODEL = "/usr/share/pocketsphinx/model/en-us";
 export const AGENT = "Agent";
 export const CALLER = "Caller";
 
@@ -102,31 +100,6 @@ function bySpeaker(transcript: Transcript, speakers: readonly string[]): string[
 export async function bareRecognise(files: readonly string[]): Promise<Heard> {
   const start = performance.now();
   const channels: string[][] = [];
-  for (const file of files) channels.push(await pocketsphinx(file));
+  for (const file of files) channels.push(await barePocketsphinx(file));
   return { channels, ms: performance.now() - start };
-}
-
-function pocketsphinx(file: string): Promise<string[]> {
-  return new Promise((resolve, reject) => {
-    const args = ["-infile", file, "-time", "yes", "-logfn", "/dev/null"];
-    args.push(
-      "-hmm",
-      `${MODEL}/en-us`,
-      "-lm",
-      `${MODEL}/en-us.lm.bin`,
-      "-dict",
-      `${MODEL}/cmudict-en-us.dict`,
-    );
-    const child = spawn("pocketsphinx_continuous", args, { stdio: ["ignore", "pipe", "ignore"] });
-    let out = "";
-    child.stdout.on("data", (chunk) => {
-      out += chunk;
-    });
-    child.on("error", reject);
-    child.on("close", (code) =>
-      code === 0
-        ? resolve(parsePocketsphinxOutput(out).map((w) => w.word))
-        : reject(new Error(`pocketsphinx_continuous exited ${code} on ${file}`)),
-    );
-  });
 }
