@@ -54,6 +54,7 @@ export const UNIT_TESTS: readonly string[] = [
   "test/net/guard.test.ts",
   "test/pipeline/align.test.ts",
   "test/pipeline/assemble.test.ts",
+  "test/pipeline/background-level.test.ts",
   "test/pipeline/piece-plan.test.ts",
   "test/pipeline/pocketsphinx.test.ts",
   "test/pipeline/pool.test.ts",

@@ -3,6 +3,13 @@ import type { RecognizedWord } from "../domain/transcript.ts";
 export interface RecognizeOptions {
   /** Aborting stops the recognition (kills the engine's process) and rejects with the abort reason. */
   signal?: AbortSignal;
+  /**
+   * Hears, as recognition goes on, how far into the media (ms, `offsetMs` included) the engine has
+   * recognised: a long file's progress. Engines that cannot tell say nothing until they end.
+   */
+  onHeard?: (untilMs: number) => void;
+  /** The audio's background level in dBFS (`backgroundLevelDb`), for an engine that treats noisy lines apart. */
+  backgroundDb?: number;
 }
 
 /**

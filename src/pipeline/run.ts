@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { StringDecoder } from "node:string_decoder";
 import { stderrFault } from "../domain/server-faults.ts";
 
 /** The only place the pipeline starts external programs (ffmpeg, ffprobe, pocketsphinx). */
@@ -6,6 +7,8 @@ import { stderrFault } from "../domain/server-faults.ts";
 export interface RunOptions {
   /** Aborting kills the process outright (SIGKILL) so that a cancelled job frees its core at once. */
   signal?: AbortSignal;
+  /** Hears stdout as it comes (as well as in the result), e.g. to follow a long recognition's progress. */
+  onStdout?: (chunk: string) => void;
 }
 
 export interface RunResult {
@@ -58,7 +61,7 @@ export function stderrTail(stderr: string, maxChars = STDERR_TAIL_CHARS): string
  * exit, with the abort reason when `signal` aborts, and with a readable error when the program is missing.
  */
 export function run(command: string, args: readonly string[], options: RunOptions = {}): Promise<RunResult> {
-  const { signal } = options;
+  const { signal, onStdout } = options;
   return new Promise((resolve, reject) => {
     if (signal?.aborted) {
       reject(signal.reason);
@@ -68,7 +71,12 @@ export function run(command: string, args: readonly string[], options: RunOption
     const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"] });
     const stdout: Buffer[] = [];
     const stderr: Buffer[] = [];
-    child.stdout.on("data", (chunk: Buffer) => stdout.push(chunk));
+    // A decoder of its own, so that a character split between two chunks reaches onStdout whole.
+    const text = new StringDecoder("utf8");
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout.push(chunk);
+      onStdout?.(text.write(chunk));
+    });
     child.stderr.on("data", (chunk: Buffer) => stderr.push(chunk));
 
     const onAbort = () => child.kill("SIGKILL");

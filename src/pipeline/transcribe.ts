@@ -2,8 +2,9 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import type { RecognizedWord, SpeakerWords } from "../domain/transcript.ts";
-import { type ChannelSelection, decodeChannel, RECOGNIZER_SAMPLE_RATE } from "./decode.ts";
+import { type ChannelSelection, decodeChannel } from "./decode.ts";
 import { measureVoice } from "./measure-voice.ts";
+import { backgroundLevelDb } from "./background-level.ts";
 import { createPhaseTimer, type PhaseTimer } from "./phase-timer.ts";
 import { fastestPlan } from "./piece-plan.ts";
 import { MediaTooLongError } from "./probe.ts";
@@ -17,8 +18,9 @@ import { readWavLayout, wavLengthMs, writeWavSlice } from "./wav.ts";
 /**
  * Piece planning, measured on 2 cores with one-minute flite recordings: each pocketsphinx process costs
  * about 0.35 s before it recognises anything (loading the model), about what it needs for 2.5 s of
- * audio; below ~10 s a piece's start-up outweighs what parallelism gains. Pieces longer than a minute
- * are cut even without a silence, so progress moves and a long call spreads over the cores.
+ * audio; below ~10 s a piece's start-up outweighs what parallelism gains. When one speaker has the cores
+ * to itself, pieces longer than a minute are cut even without a silence, so a long recording spreads over
+ * the cores; when the speakers already fill them, each channel stays whole.
  */
 export const DEFAULT_STARTUP_MS = 2_500;
 export const DEFAULT_SEGMENT_MIN_MS = 10_000;
@@ -90,15 +92,14 @@ export async function transcribeSpeaker(
   // Named for this process, so that a later start can tell a crash's leftover from a directory in use.
   const dir = await mkdtemp(join(options.tempDir ?? tmpdir(), transcribeDirPrefix()));
   try {
-    const decoded = (await isRecognizerReady(input, channel)) ? input : join(dir, "decoded.wav");
+    // Always decoded, even a 16 kHz mono WAV: the recogniser reads its input over a noise floor (decode.ts).
+    const decoded = join(dir, "decoded.wav");
     const { maxLengthMs } = options;
-    if (decoded !== input) {
-      // One second past the limit: decoded audio that reaches it is too long, not merely at the limit.
-      const limit = maxLengthMs === undefined ? {} : { maxLengthMs: maxLengthMs + 1000 };
-      await limiter.run(() =>
-        phases.time("decode", () => decodeChannel(input, decoded, channel, { signal, ...limit })),
-      );
-    }
+    // One second past the limit: decoded audio that reaches it is too long, not merely at the limit.
+    const limit = maxLengthMs === undefined ? {} : { maxLengthMs: maxLengthMs + 1000 };
+    await limiter.run(() =>
+      phases.time("decode", () => decodeChannel(input, decoded, channel, { signal, ...limit })),
+    );
     const layout = await readWavLayout(decoded);
     const lengthMs = wavLengthMs(layout);
     if (maxLengthMs !== undefined && lengthMs > maxLengthMs)
@@ -109,17 +110,23 @@ export async function transcribeSpeaker(
     const maxMs =
       options.segmentMaxMs ??
       (options.segmentTargetMs === undefined ? DEFAULT_SEGMENT_MAX_MS : 2 * options.segmentTargetMs);
-    // Audio that stays in one piece anyway has nothing to gain from looking for silences.
+    // A speaker with no core of its own to fill (the channels of a call already fill them) keeps its whole
+    // channel in one piece: every cut costs the decoder what it had learnt of the speaker and the line
+    // (issue 15). Audio that stays in one piece anyway has nothing to gain from looking for silences.
     const onePiece =
       options.segmentTargetMs === Number.POSITIVE_INFINITY ||
-      (lengthMs <= maxMs && (lengthMs < 2 * minMs || slots < 2));
-    const silences = onePiece
-      ? []
-      : await limiter.run(() =>
-          phases.time("silenceScan", () => detectSilences(decoded, { ...options.silence, lengthMs, signal })),
-        );
-    const plan =
-      options.segmentTargetMs !== undefined
+      (options.segmentTargetMs === undefined && slots < 2) ||
+      (lengthMs <= maxMs && lengthMs < 2 * minMs);
+    // Both scans read the decoded channel once more; they count as the silence scan.
+    const { backgroundDb, silences } = await limiter.run(() =>
+      phases.time("silenceScan", async () => ({
+        backgroundDb: await backgroundLevelDb(decoded, layout, signal),
+        silences: onePiece ? [] : await detectSilences(decoded, { ...options.silence, lengthMs, signal }),
+      })),
+    );
+    const plan: Segment[] = onePiece
+      ? [{ startMs: 0, endMs: lengthMs }]
+      : options.segmentTargetMs !== undefined
         ? planSegments(lengthMs, silences, { targetMs: options.segmentTargetMs, maxMs })
         : fastestPlan(lengthMs, silences, {
             slots,
@@ -128,16 +135,27 @@ export async function transcribeSpeaker(
             maxMs,
           });
 
-    let doneMs = 0;
+    // How much of each piece is recognised, so that a long piece's progress moves before it ends.
+    const heardMs = plan.map(() => 0);
+    const hear = (index: number, segment: Segment, ms: number) => {
+      heardMs[index] = Math.min(segment.endMs - segment.startMs, Math.max(0, ms));
+      progress(lengthMs > 0 ? heardMs.reduce((sum, heard) => sum + heard, 0) / lengthMs : 1);
+    };
     const recognizePiece = async (segment: Segment, index: number, pieceSignal: AbortSignal) => {
       pieceSignal.throwIfAborted();
-      if (plan.length === 1) return recognizer.recognize(decoded, 0, { signal: pieceSignal });
+      const onHeard = (untilMs: number) => hear(index, segment, untilMs - segment.startMs);
+      if (plan.length === 1)
+        return recognizer.recognize(decoded, 0, { signal: pieceSignal, onHeard, backgroundDb });
       const piece = join(dir, `piece-${index}.wav`);
       await writeWavSlice(decoded, layout, segment.startMs, segment.endMs, piece);
       try {
         // Another piece may have failed while this one was being cut: do not start the engine then.
         pieceSignal.throwIfAborted();
-        return await recognizer.recognize(piece, segment.startMs, { signal: pieceSignal });
+        return await recognizer.recognize(piece, segment.startMs, {
+          signal: pieceSignal,
+          onHeard,
+          backgroundDb,
+        });
       } finally {
         await rm(piece, { force: true });
       }
@@ -147,8 +165,7 @@ export async function transcribeSpeaker(
         const words = await limiter.run(() =>
           phases.time("recognition", () => recognizePiece(segment, index, pieceSignal)),
         );
-        doneMs += segment.endMs - segment.startMs;
-        progress(lengthMs > 0 ? doneMs / lengthMs : 1);
+        hear(index, segment, segment.endMs - segment.startMs);
         return words;
       }),
       signal,
@@ -196,22 +213,6 @@ export async function transcribeMedia(
   );
   progress(1);
   return results;
-}
-
-/**
- * Whether `input` is already what the recogniser reads (16 kHz mono 16-bit PCM WAV, as call recorders
- * and the tests produce): then decoding it again would only copy it.
- */
-async function isRecognizerReady(input: string, channel: ChannelSelection): Promise<boolean> {
-  if (channel !== "mix" && channel !== 0) return false;
-  try {
-    const layout = await readWavLayout(input);
-    return (
-      layout.sampleRate === RECOGNIZER_SAMPLE_RATE && layout.channels === 1 && layout.bitsPerSample === 16
-    );
-  } catch {
-    return false;
-  }
 }
 
 /** `SpeakerWords.channel` for a selection: the down-mix is reported as channel 0. */

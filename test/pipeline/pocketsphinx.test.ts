@@ -1,6 +1,11 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { clampConfidence, cleanWord, parsePocketsphinxOutput } from "../../src/pipeline/pocketsphinx.ts";
+import {
+  clampConfidence,
+  cleanWord,
+  decoderSettings,
+  parsePocketsphinxOutput,
+} from "../../src/pipeline/pocketsphinx.ts";
 
 // Literal output of `pocketsphinx_continuous -time yes -logfn /dev/null` (Debian 12) on two flite
 // sentences separated by two seconds of silence: each utterance is a text line, then timed tokens.
@@ -105,5 +110,13 @@ describe("clampConfidence", () => {
     assert.equal(clampConfidence(1.0002), 1);
     assert.equal(clampConfidence(-0.1), 0);
     assert.equal(clampConfidence(Number.NaN), 0);
+  });
+});
+
+describe("decoderSettings", () => {
+  it("subtracts noise only on a noisy line", () => {
+    assert.deepEqual(decoderSettings(-65), ["-remove_noise", "no"], "a clean line over the noise floor");
+    assert.deepEqual(decoderSettings(-35), ["-remove_noise", "yes"], "a hissing line");
+    assert.deepEqual(decoderSettings(undefined), [], "unknown: the engine's defaults");
   });
 });

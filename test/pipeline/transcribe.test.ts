@@ -47,7 +47,9 @@ class FakeRecognizer implements Recognizer {
     this.peak = Math.max(this.peak, this.running);
     try {
       // Long enough that calls overlap even on a loaded machine, so the peak shows the limit.
-      await sleep(100, undefined, { signal: options.signal });
+      await sleep(50, undefined, { signal: options.signal });
+      options.onHeard?.(offsetMs + lengthMs / 2);
+      await sleep(50, undefined, { signal: options.signal });
       if (call === this.failOnCall) throw new Error(`engine failed on call ${call}`);
       return [{ word: `piece${call}`, start: offsetMs, end: offsetMs + lengthMs, confidence: 1 }];
     } finally {
@@ -82,10 +84,10 @@ describe("transcribeSpeaker", () => {
       transcribeSpeaker(stereo, 0, { recognizer, tempDir: work, maxLengthMs: 10_000 }),
       (error: unknown) => error instanceof MediaTooLongError && error.lengthMs === 11_000,
     );
-    // Audio already as the recogniser reads it is not decoded; its length is checked all the same.
+    // Audio already as the recogniser reads it is cut all the same.
     await assert.rejects(
       transcribeSpeaker(mono, "mix", { recognizer, tempDir: work, maxLengthMs: 10_000 }),
-      (error: unknown) => error instanceof MediaTooLongError && error.lengthMs === lengthMs,
+      (error: unknown) => error instanceof MediaTooLongError && error.lengthMs === 11_000,
     );
     assert.equal(recognizer.calls.length, 0);
     assert.deepEqual(await readdir(work), []);
@@ -133,17 +135,29 @@ describe("transcribeSpeaker", () => {
     const mono = new FakeRecognizer();
     await transcribeSpeaker(stereo, 0, { ...options, recognizer: mono });
     assert.equal(mono.calls.length, 2, "one speaker: two pieces for two cores");
+    const long = new FakeRecognizer();
+    await transcribeSpeaker(stereo, 0, { ...options, segmentMaxMs: 20_000, recognizer: long });
+    assert.ok(long.calls.length >= 3, "one speaker: no piece longer than the most");
 
+    // Each cut costs the decoder what it had learnt, and the channels fill the cores anyway.
     const both = new FakeRecognizer();
+    const progress: number[] = [];
     await transcribeMedia(
       stereo,
       [
         { speakerName: "A", channel: 0 },
         { speakerName: "B", channel: 1 },
       ],
-      { ...options, recognizer: both },
+      { ...options, segmentMaxMs: 20_000, recognizer: both, onProgress: (f) => progress.push(f) },
     );
-    assert.equal(both.calls.length, 2, "two speakers: one piece each");
+    assert.deepEqual(both.calls, [
+      { offsetMs: 0, lengthMs },
+      { offsetMs: 0, lengthMs },
+    ]);
+    assert.ok(
+      progress.some((f) => f > 0 && f < 1),
+      `a whole channel's progress moves while it is recognised: ${progress.join(", ")}`,
+    );
   });
 
   it("stops, cleans up and rejects with the engine's error when a piece fails", async () => {

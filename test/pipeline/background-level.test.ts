@@ -1,0 +1,57 @@
+import assert from "node:assert/strict";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { backgroundLevelDb, percentile } from "../../src/pipeline/background-level.ts";
+import { readWavLayout, wavHeader } from "../../src/pipeline/wav.ts";
+
+const RATE = 16000;
+
+/** A second of a loud tone (the speech) then `pauseSeconds` of white noise at `noiseRms` of full scale. */
+function turnThenPause(noiseRms: number, pauseSeconds: number): Buffer {
+  const samples: number[] = [];
+  for (let i = 0; i < RATE; i++) samples.push(Math.round(8000 * Math.sin((2 * Math.PI * 440 * i) / RATE)));
+  let seed = 1;
+  for (let i = 0; i < RATE * pauseSeconds; i++) {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    // Uniform in ±√3·rms has that RMS.
+    samples.push(Math.round(((seed / 2 ** 31) * 2 - 1) * Math.sqrt(3) * noiseRms * 32768));
+  }
+  const data = Buffer.alloc(samples.length * 2);
+  samples.forEach((sample, i) => data.writeInt16LE(sample, i * 2));
+  return Buffer.concat([wavHeader(data.length, RATE), data]);
+}
+
+describe("backgroundLevelDb", () => {
+  let dir = "";
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), "hark-background-"));
+  });
+  after(() => rm(dir, { recursive: true, force: true }));
+
+  const levelOf = async (name: string, wav: Buffer) => {
+    const file = join(dir, name);
+    await writeFile(file, wav);
+    return backgroundLevelDb(file, await readWavLayout(file));
+  };
+
+  it("hears the line's noise between turns, not the speech", async () => {
+    const hiss = await levelOf("hiss.wav", turnThenPause(10 ** (-35 / 20), 1));
+    assert.ok(Math.abs(hiss - -35) < 1.5, `a line hissing at -35 dBFS measures ${hiss.toFixed(1)}`);
+    const clean = await levelOf("clean.wav", turnThenPause(10 ** (-65 / 20), 1));
+    assert.ok(Math.abs(clean - -65) < 1.5, `a clean line measures ${clean.toFixed(1)}`);
+  });
+
+  it("calls digital silence as quiet as 16 bits can say", async () => {
+    assert.equal(await levelOf("silent.wav", turnThenPause(0, 1)), -96);
+  });
+});
+
+describe("percentile", () => {
+  it("takes the nearest rank, and digital silence for nothing", () => {
+    assert.equal(percentile([5, 1, 4, 2, 3, 6, 7, 8, 9, 10], 0.1), 1);
+    assert.equal(percentile([5, 1, 4, 2, 3, 6, 7, 8, 9, 10], 0.5), 5);
+    assert.equal(percentile([], 0.1), -96);
+  });
+});
