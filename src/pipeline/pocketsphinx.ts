@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import type { RecognizedWord } from "../domain/transcript.ts";
+import { spotKeywords } from "./pocketsphinx-keywords.ts";
 import type { RecognizeOptions, Recognizer } from "./recognizer.ts";
 import { CommandFailedError, run } from "./run.ts";
 
@@ -26,10 +27,12 @@ export class RecognitionError extends Error {
 export class PocketsphinxRecognizer implements Recognizer {
   readonly #binary: string;
   readonly #modelArgs: readonly string[];
+  readonly #acousticModel: string;
 
   constructor(options: PocketsphinxOptions = {}) {
     const modelDir = options.modelDir ?? DEBIAN_POCKETSPHINX_MODEL_DIR;
     this.#binary = options.binary ?? "pocketsphinx_continuous";
+    this.#acousticModel = join(modelDir, "en-us");
     this.#modelArgs = [
       "-hmm",
       join(modelDir, "en-us"),
@@ -45,7 +48,13 @@ export class PocketsphinxRecognizer implements Recognizer {
     const args = ["-infile", wavPath, "-time", "yes", "-logfn", "/dev/null", ...this.#modelArgs];
     try {
       const { stdout } = await run(this.#binary, args, { signal: options.signal });
-      return parsePocketsphinxOutput(stdout, offsetMs);
+      const words = parsePocketsphinxOutput(stdout, offsetMs);
+      if (!options.vocabulary?.length) return words;
+      return await spotKeywords(words, wavPath, offsetMs, options.vocabulary, {
+        binary: this.#binary,
+        acousticModel: this.#acousticModel,
+        ...(options.signal && { signal: options.signal }),
+      });
     } catch (error) {
       if (error instanceof CommandFailedError) {
         // With its log sent to /dev/null pocketsphinx says nothing on failure: name the usual causes.

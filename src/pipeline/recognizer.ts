@@ -1,8 +1,14 @@
 import type { RecognizedWord } from "../domain/transcript.ts";
+import type { PronouncedTerm } from "./pronunciations.ts";
 
 export interface RecognizeOptions {
   /** Aborting stops the recognition (kills the engine's process) and rejects with the abort reason. */
   signal?: AbortSignal;
+  /**
+   * Terms to listen for beside the engine's own vocabulary (custom vocabularies, spotting keywords): a
+   * term heard replaces the words recognised where it was said. None: the engine as it is.
+   */
+  vocabulary?: readonly PronouncedTerm[];
 }
 
 /**
