@@ -22,7 +22,7 @@ export interface ThresholdTuning {
   perWeight: number;
 }
 
-export const DEFAULT_THRESHOLD_TUNING: ThresholdTuning = { baseExponent: 2, perPhone: 1, perWeight: 2 };
+export const DEFAULT_THRESHOLD_TUNING: ThresholdTuning = { baseExponent: 5, perPhone: 2, perWeight: 2 };
 
 /** The keyword threshold's exponent (the threshold is `1e-<exponent>`); rises with phones and with weight. */
 export function thresholdExponent(
@@ -96,7 +96,7 @@ function overlaps(a: { start: number; end: number }, b: { start: number; end: nu
 /**
  * The recognised words with each hit in place of the words it covers (those whose middle falls within
  * the hit): the term's words share the hit's time in proportion to their length, and carry its
- * confidence. Hits that overlap each other (two terms, or two pronunciations of one) keep the most
+ * confidence; a word the hit covers only partly is cut back to the hit's edge, so that no words overlap. Hits that overlap each other (two terms, or two pronunciations of one) keep the most
  * confident. In time order.
  */
 export function mergeKeywordHits(
@@ -112,8 +112,22 @@ export function mergeKeywordHits(
     const middle = (word.start + word.end) / 2;
     return kept.some((hit) => middle >= hit.start && middle <= hit.end);
   };
-  const merged = [...words.filter((word) => !covered(word)), ...kept.flatMap(termWords)];
+  const merged = [
+    ...words.filter((word) => !covered(word)).map((word) => clipped(word, kept)),
+    ...kept.flatMap(termWords),
+  ];
   return merged.sort((a, b) => a.start - b.start || a.end - b.end);
+}
+
+/** A word a hit partly covers, cut back to the hit's edge: the hit's words own that time now. */
+function clipped(word: RecognizedWord, hits: readonly KeywordHit[]): RecognizedWord {
+  let { start, end } = word;
+  for (const hit of hits) {
+    if (!overlaps({ start, end }, hit)) continue;
+    if (start < hit.start) end = hit.start;
+    else start = hit.end;
+  }
+  return start === word.start && end === word.end ? word : { ...word, start, end: Math.max(start, end) };
 }
 
 /** The term's words across the hit's time, each as long as its share of the letters. */

@@ -96,6 +96,23 @@ describe("mergeKeywordHits", () => {
     assert.deepEqual(merged[3], { word: "Zorbatrix", start: 1630, end: 2280, confidence: 0.88 });
   });
 
+  it("clips the words on either side that the hit partly covers, so that no two words overlap", () => {
+    const merged = mergeKeywordHits(heard, [{ term: "Zorbatrix", start: 1630, end: 2280, confidence: 0.88 }]);
+    assert.deepEqual(merged[2], word("news", 1420, 1630));
+    const partly = mergeKeywordHits(heard, [{ term: "Zorbatrix", start: 1780, end: 2420, confidence: 0.88 }]);
+    assert.deepEqual(
+      partly.map((w) => [w.word, w.start, w.end]),
+      [
+        ["order", 1000, 1300],
+        ["the", 1330, 1410],
+        ["news", 1420, 1720],
+        ["or", 1730, 1780],
+        ["Zorbatrix", 1780, 2420],
+        ["router", 2420, 2700],
+      ],
+    );
+  });
+
   it("shares a phrase's time among its words by their length", () => {
     const merged = mergeKeywordHits([], [{ term: "Velmora Pro", start: 1000, end: 2000, confidence: 0.9 }]);
     assert.deepEqual(merged, [word("Velmora", 1000, 1700, 0.9), word("Pro", 1700, 2000, 0.9)]);
