@@ -34,7 +34,7 @@ describe("recognitionTerms", () => {
           scripts: ["Welcome to Quenlo, how can I help?"],
         },
       ],
-      [{ groupName: "churn", keywords: ["cancel", "Quenlo"] }],
+      [{ groupName: "churn", keywords: ["cancel", "Quenlo", "ZORBATRIX"] }],
     );
     assert.deepEqual(terms.slice(0, 2), [
       // The first spelling, every soundsLike, the highest weight.
@@ -45,8 +45,11 @@ describe("recognitionTerms", () => {
       terms.map((term) => term.term),
       ["Zorbatrix", "Welcome", "to", "Quenlo", "how", "can", "I", "help", "cancel"],
     );
-    // Named by a spotting group as well as a script: listened for whatever the dictionary has.
-    assert.deepEqual(terms[3], { term: "Quenlo" });
+    // Spotting keywords, like script words, only where the dictionary lacks a word of theirs ...
+    assert.deepEqual(terms[3], { term: "Quenlo", unknownOnly: true });
+    assert.deepEqual(terms.at(-1), { term: "cancel", unknownOnly: true });
+    // ... but a term a vocabulary names is listened for whatever the dictionary has.
+    assert.equal(terms[0]?.unknownOnly, undefined);
   });
 
   it("keeps at most VoiceBase's 1000 terms per item", () => {
