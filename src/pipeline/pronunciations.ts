@@ -38,14 +38,31 @@ export const MAX_PRONUNCIATIONS = 4;
 
 /**
  * The words of a text as dictionaries spell them: lower case, letters, digits and inner apostrophes
- * ("O'Brien" → "o'brien"); dots, commas and hyphens separate words ("A. F. F. O." → a f f o).
+ * ("O'Brien" → "o'brien"); other characters separate words ("X-Ray" → x ray). A lone letter keeps its
+ * dot: CMUdict spells a letter's name so ("a." is EY, "a" the article), and VoiceBase's own example of
+ * `soundsLike` spells a term letter by letter that way ("A. F. F. O.").
  */
 export function spokenWordsOf(text: string): string[] {
-  return text
-    .toLowerCase()
-    .split(/[^a-z0-9']+/)
-    .map((word) => word.replace(/^'+|'+$/g, ""))
-    .filter((word) => word !== "");
+  return (text.toLowerCase().match(/[a-z0-9']+\.?/g) ?? [])
+    .map((word) => word.replace(/^'+|'+(?=\.?$)/g, ""))
+    .map((word) => (/^[a-z]\.$/.test(word) ? word : word.replace(/\.$/, "")))
+    .filter((word) => word !== "" && word !== ".");
+}
+
+/** How a dictionary may spell a word: a letter's name ("o.") may be missing, then the letter ("o"). */
+function spellings(word: string): string[] {
+  return word.endsWith(".") ? [word, word.slice(0, -1)] : [word];
+}
+
+/** The phones of a word from the first lookup that has some, in any of its spellings. */
+function phonesOfWord(word: string, lookups: readonly PhoneLookup[]): readonly string[] | undefined {
+  for (const lookup of lookups) {
+    for (const spelling of spellings(word)) {
+      const phones = lookup(spelling);
+      if (phones !== undefined && phones.length > 0) return phones;
+    }
+  }
+  return undefined;
 }
 
 /** The phones of a text when every word has some from one of the lookups, tried in order. */
@@ -54,7 +71,7 @@ function phonesOf(text: string, lookups: readonly PhoneLookup[]): string[] | und
   if (words.length === 0) return undefined;
   const phones: string[] = [];
   for (const word of words) {
-    const found = lookups.map((lookup) => lookup(word)).find((p) => p !== undefined && p.length > 0);
+    const found = phonesOfWord(word, lookups);
     if (found === undefined) return undefined;
     phones.push(...found);
   }
@@ -98,7 +115,8 @@ export function termsToListenFor(
 ): RecognitionTerm[] {
   return terms.filter(
     (term) =>
-      term.unknownOnly !== true || spokenWordsOf(term.term).some((word) => dictionary(word) === undefined),
+      term.unknownOnly !== true ||
+      spokenWordsOf(term.term).some((word) => phonesOfWord(word, [dictionary]) === undefined),
   );
 }
 
@@ -107,7 +125,9 @@ export function wordsMissingFrom(terms: readonly RecognitionTerm[], dictionary: 
   const missing = new Set<string>();
   for (const term of terms) {
     for (const text of [term.term, ...(term.soundsLike ?? [])]) {
-      for (const word of spokenWordsOf(text)) if (dictionary(word) === undefined) missing.add(word);
+      for (const word of spokenWordsOf(text)) {
+        if (phonesOfWord(word, [dictionary]) === undefined) missing.add(word);
+      }
     }
   }
   return [...missing];

@@ -14,7 +14,9 @@ import {
 // Lines as pocketsphinx's cmudict-en-us.dict has them.
 const DICTIONARY = parseDictionary(`a AH
 a(2) EY
+a. EY
 f EH F
+f. EH F
 o OW
 pro P R OW
 velvet V EH L V AH T
@@ -40,9 +42,14 @@ describe("parseDictionary", () => {
 
 describe("spokenWordsOf", () => {
   it("splits at dots, hyphens and spaces, keeps inner apostrophes, lower-cases", () => {
-    assert.deepEqual(spokenWordsOf("A. F. F. O."), ["a", "f", "f", "o"]);
+    assert.deepEqual(spokenWordsOf("A F-F, O"), ["a", "f", "f", "o"]);
     assert.deepEqual(spokenWordsOf("O'Brien X-Ray"), ["o'brien", "x", "ray"]);
     assert.deepEqual(spokenWordsOf("'quoted'"), ["quoted"]);
+  });
+
+  it('keeps the dot of a lone letter: CMUdict spells a letter\'s name so ("a." is EY, "a" is AH)', () => {
+    assert.deepEqual(spokenWordsOf("A. F. F. O."), ["a.", "f.", "f.", "o."]);
+    assert.deepEqual(spokenWordsOf("Dr. J.R. Smith."), ["dr", "j.", "r.", "smith"]);
   });
 });
 
@@ -55,7 +62,8 @@ describe("pronounce", () => {
 
   it("uses soundsLike spellings, from the dictionary, before guessing from letters", () => {
     const term = pronounce({ term: "AFFO", soundsLike: ["A. F. F. O."], weight: 3 }, fromDictionary, guessed);
-    assert.deepEqual(term.pronunciations, [["AH", "EH", "F", "EH", "F", "OW"]]);
+    // Letters named, as the dots say; "o." is not in this dictionary, so "o" stands in.
+    assert.deepEqual(term.pronunciations, [["EY", "EH", "F", "EH", "F", "OW"]]);
     assert.equal(term.weight, 3);
   });
 
