@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages Hark needs when they are missing: ffmpeg (decoding, silence detection),
-# pocketsphinx and its US English model (speech recognition), and, with --tests, flite (the tests
-# synthesise speech with it) and postgresql (the external server the scale-out tests run against).
+# pocketsphinx and its US English model (speech recognition), flite (its `t2p` gives vocabulary terms
+# the dictionary lacks a pronunciation; the tests also synthesise speech with it), and, with --tests,
+# postgresql (the external server the scale-out tests run against).
 # Needs root and apt-get; elsewhere it names the command to run and stops.
 set -euo pipefail
 
@@ -10,8 +11,8 @@ command -v ffmpeg >/dev/null && command -v ffprobe >/dev/null || packages+=(ffmp
 command -v pocketsphinx_continuous >/dev/null || packages+=(pocketsphinx)
 model_dir="${HARK_POCKETSPHINX_MODEL_DIR:-/usr/share/pocketsphinx/model/en-us}"
 [ -f "$model_dir/en-us.lm.bin" ] || packages+=(pocketsphinx-en-us)
+command -v t2p >/dev/null || packages+=(flite)
 if [ "${1:-}" = "--tests" ]; then
-  command -v flite >/dev/null || packages+=(flite)
   compgen -G "/usr/lib/postgresql/*/bin/postgres" >/dev/null || packages+=(postgresql)
 fi
 [ ${#packages[@]} -eq 0 ] && exit 0

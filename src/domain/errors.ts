@@ -191,9 +191,12 @@ export interface Message {
 /** Codes of the warnings a media item may carry. */
 export const messageCodes = {
   noSpeech: 12001,
-  /** A spotting group, category or classifier the configuration named was deleted before processing ran. */
+  /** A spotting group, category, classifier or vocabulary the configuration named was deleted before processing ran. */
   definitionMissing: 12002,
-  /** The configuration asks for a VoiceBase feature this version of Hark does not compute yet. */
+  /**
+   * The configuration asks for a VoiceBase feature this version of Hark does not compute yet, or a
+   * vocabulary term has no pronunciation, so recognition cannot listen for it.
+   */
   featureNotComputed: 12003,
 } as const;
 

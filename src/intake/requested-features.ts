@@ -33,11 +33,6 @@ export function featureWarnings(config: ConfigurationInput): Message[] {
     const warning = NOT_YET[name as keyof typeof NOT_YET];
     if (warning !== undefined) texts.push(warning);
   }
-  if (config.vocabularies?.length) {
-    texts.push(
-      "configuration.vocabularies are checked but not yet used in recognition: custom terms do not change the transcript",
-    );
-  }
   if (config.publish?.enableAnalyticIndexing === true) {
     texts.push(
       "configuration.publish.enableAnalyticIndexing: Hark has no Analytics Workbench; search items with GET /v3/media and POST /v3/analytics/vbql",

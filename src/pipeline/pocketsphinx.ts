@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import type { RecognizedWord } from "../domain/transcript.ts";
+import { spotKeywords } from "./pocketsphinx-keywords.ts";
 import type { RecognizeOptions, Recognizer } from "./recognizer.ts";
 import { CommandFailedError, run } from "./run.ts";
 
@@ -46,10 +47,12 @@ export class PocketsphinxRecognizer implements Recognizer {
   readonly #binary: string;
   readonly #modelArgs: readonly string[];
   readonly #extraArgs: readonly string[];
+  readonly #acousticModel: string;
 
   constructor(options: PocketsphinxOptions = {}) {
     const modelDir = options.modelDir ?? DEBIAN_POCKETSPHINX_MODEL_DIR;
     this.#binary = options.binary ?? "pocketsphinx_continuous";
+    this.#acousticModel = join(modelDir, "en-us");
     this.#modelArgs = [
       "-hmm",
       join(modelDir, "en-us"),
@@ -76,7 +79,13 @@ export class PocketsphinxRecognizer implements Recognizer {
     const heard = options.onHeard && heardUntil(offsetMs, options.onHeard);
     try {
       const { stdout } = await run(this.#binary, args, { signal: options.signal, onStdout: heard });
-      return parsePocketsphinxOutput(stdout, offsetMs);
+      const words = parsePocketsphinxOutput(stdout, offsetMs);
+      if (!options.vocabulary?.length) return words;
+      return await spotKeywords(words, wavPath, offsetMs, options.vocabulary, {
+        binary: this.#binary,
+        acousticModel: this.#acousticModel,
+        ...(options.signal && { signal: options.signal }),
+      });
     } catch (error) {
       if (error instanceof CommandFailedError) {
         // With its log sent to /dev/null pocketsphinx says nothing on failure: name the usual causes.

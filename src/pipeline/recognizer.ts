@@ -1,4 +1,5 @@
 import type { RecognizedWord } from "../domain/transcript.ts";
+import type { PronouncedTerm } from "./pronunciations.ts";
 
 export interface RecognizeOptions {
   /** Aborting stops the recognition (kills the engine's process) and rejects with the abort reason. */
@@ -10,6 +11,11 @@ export interface RecognizeOptions {
   onHeard?: (untilMs: number) => void;
   /** The audio's background level in dBFS (`backgroundLevelDb`), for an engine that treats noisy lines apart. */
   backgroundDb?: number;
+  /**
+   * Terms to listen for beside the engine's own vocabulary (custom vocabularies, spotting keywords): a
+   * term heard replaces the words recognised where it was said. None: the engine as it is.
+   */
+  vocabulary?: readonly PronouncedTerm[];
 }
 
 /**

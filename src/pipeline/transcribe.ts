@@ -10,6 +10,7 @@ import { fastestPlan } from "./piece-plan.ts";
 import { MediaTooLongError } from "./probe.ts";
 import { PocketsphinxRecognizer } from "./pocketsphinx.ts";
 import { allOrAbort, createLimiter, type Limiter } from "./pool.ts";
+import type { PronouncedTerm } from "./pronunciations.ts";
 import type { Recognizer } from "./recognizer.ts";
 import { detectSilences, planSegments, type Segment } from "./silences.ts";
 import { transcribeDirPrefix } from "./temp-dirs.ts";
@@ -66,6 +67,8 @@ export interface TranscribeOptions {
    * for a core. Defaults to a timer of its own that nobody reads.
    */
   phases?: PhaseTimer;
+  /** Terms the recogniser listens for in every piece (`RecognizeOptions.vocabulary`). */
+  vocabulary?: readonly PronouncedTerm[];
   signal?: AbortSignal;
 }
 
@@ -88,6 +91,7 @@ export async function transcribeSpeaker(
   const progress = monotonic(options.onProgress);
   const phases = options.phases ?? createPhaseTimer(() => performance.now());
   const { signal } = options;
+  const vocabulary = options.vocabulary?.length ? { vocabulary: options.vocabulary } : {};
 
   // Named for this process, so that a later start can tell a crash's leftover from a directory in use.
   const dir = await mkdtemp(join(options.tempDir ?? tmpdir(), transcribeDirPrefix()));
@@ -144,18 +148,14 @@ export async function transcribeSpeaker(
     const recognizePiece = async (segment: Segment, index: number, pieceSignal: AbortSignal) => {
       pieceSignal.throwIfAborted();
       const onHeard = (untilMs: number) => hear(index, segment, untilMs - segment.startMs);
-      if (plan.length === 1)
-        return recognizer.recognize(decoded, 0, { signal: pieceSignal, onHeard, backgroundDb });
+      const engine = { signal: pieceSignal, onHeard, backgroundDb, ...vocabulary };
+      if (plan.length === 1) return recognizer.recognize(decoded, 0, engine);
       const piece = join(dir, `piece-${index}.wav`);
       await writeWavSlice(decoded, layout, segment.startMs, segment.endMs, piece);
       try {
         // Another piece may have failed while this one was being cut: do not start the engine then.
         pieceSignal.throwIfAborted();
-        return await recognizer.recognize(piece, segment.startMs, {
-          signal: pieceSignal,
-          onHeard,
-          backgroundDb,
-        });
+        return await recognizer.recognize(piece, segment.startMs, engine);
       } finally {
         await rm(piece, { force: true });
       }

@@ -49,6 +49,7 @@ import { getPublicKey } from "../store/public-keys.ts";
 import { watchDeletion } from "./deletion-watch.ts";
 import { downloadMedia, MediaDownloadError } from "./download-media.ts";
 import { encryptStreams } from "./encrypt-results.ts";
+import { recognitionVocabulary } from "./recognition-vocabulary.ts";
 import { endProcessing, type ProcessingOutcome } from "./end-processing.ts";
 
 /** A fault of the media or its configuration: processing ends `failed`, and trying again would not help. */
@@ -198,7 +199,9 @@ async function transcribe(
     // Items uploaded before analyses existed have no plan.
     const plan = media.configuration.analyses ?? NO_ANALYSES;
     let reported = 0;
+    const vocabulary = await recognitionVocabulary(db, media.account.accountId, media.configuration, signal);
     const words = await transcribeMedia(file, speakers, {
+      vocabulary: vocabulary.terms,
       voiceFeatures: measuresVoice(plan),
       recognizer: services.recognizer,
       limiter: services.engines,
@@ -224,7 +227,7 @@ async function transcribe(
       plan,
     );
     const transcript: Transcript = { ...assembled, alternateFormats: alternateFormats(assembled.words) };
-    const messages: Message[] = [];
+    const messages: Message[] = [...vocabulary.messages];
     if (!assembled.words.some((word) => word.m === undefined)) {
       messages.push({ code: messageCodes.noSpeech, message: "No speech was recognised in the media" });
     }

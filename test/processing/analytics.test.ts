@@ -300,13 +300,18 @@ describe("speech analytics of a call", () => {
     const warnings = (analytics.warnings as { code: number; message: string }[]).filter(
       (warning) => warning.code === 12003,
     );
-    for (const named of ["Titan", "voicemail", "vocabularies", "enableAnalyticIndexing"]) {
+    for (const named of ["Titan", "voicemail", "enableAnalyticIndexing"]) {
       assert.ok(
         warnings.some((warning) => warning.message.includes(named)),
         `a warning names ${named}: ${JSON.stringify(warnings)}`,
       );
     }
-    for (const computed of ["advancedPunctuation", "voiceFeatures", "talk-style-tone-and-volume"])
+    for (const computed of [
+      "advancedPunctuation",
+      "voiceFeatures",
+      "talk-style-tone-and-volume",
+      "vocabularies",
+    ])
       assert.ok(
         !warnings.some((warning) => warning.message.includes(computed)),
         `${computed} is computed, not warned of`,

@@ -179,7 +179,9 @@ function recognizingOnce(recognizer: Recognizer): Recognizer {
   const heard = new Map<string, RecognizedWord[]>();
   return {
     async recognize(wavPath, offsetMs = 0, options) {
-      const key = `${offsetMs} ${createHash("sha256")
+      // The vocabulary changes what is heard in the same bytes.
+      const vocabulary = JSON.stringify(options?.vocabulary ?? []);
+      const key = `${offsetMs} ${vocabulary} ${createHash("sha256")
         .update(await fs.readFile(wavPath))
         .digest("hex")}`;
       const known = heard.get(key);
