@@ -23,33 +23,17 @@ export interface DecodeOptions {
   maxLengthMs?: number;
 }
 
-/**
- * White noise at about −65 dBFS (peak 0.001 of full scale) added to what the recogniser reads. Measured on
- * the tuning half of `npm run bench:accuracy` (issue 15): telephone audio resampled to 16 kHz has nothing
- * above 4 kHz, and a party's channel is digital silence while the other speaks; the model, trained on
- * 16 kHz speech, then sees filterbank energies at the log floor, and word error on 8 kHz mu-law calls fell
- * from 44% to 30% with this floor (with `-remove_noise no`, see pocketsphinx.ts). A louder floor (0.003)
- * hurt speech at −30 dBFS; 0.001 held there. `random(0)` starts from the same seed in every run, so the
- * same media gives the same words.
- */
-export const NOISE_FLOOR = 0.001;
-
-/**
- * The ffmpeg filter arguments that make the recogniser's input from the media's first audio stream: one
- * channel (or the down-mix), at the recogniser's rate, over the noise floor.
- */
-export function recognizerFilterArgs(channel: ChannelSelection): string[] {
-  if (channel !== "mix" && (!Number.isInteger(channel) || channel < 0))
-    throw new RangeError(`invalid channel index ${channel}`);
-  // pan rather than a down-mix: a stereo call keeps one speaker per channel, and mixing them ruins recognition.
-  const select = channel === "mix" ? "aformat=channel_layouts=mono" : `pan=mono|c0=c${channel}`;
-  const floor = `aeval=val(0)+${NOISE_FLOOR}*(2*random(0)-1)`;
-  return ["-af", `${select},aresample=${RECOGNIZER_SAMPLE_RATE},${floor}`];
+/** The ffmpeg audio filter arguments that reduce the input to the selected channel. */
+export function channelFilterArgs(channel: ChannelSelection): string[] {
+  if (channel === "mix") return ["-ac", "1"];
+  if (!Number.isInteger(channel) || channel < 0) throw new RangeError(`invalid channel index ${channel}`);
+  // pan rather than -ac: a stereo call keeps one speaker per channel, and mixing them ruins recognition.
+  return ["-af", `pan=mono|c0=c${channel}`];
 }
 
 /**
  * Writes one channel of the first audio stream of `input` (or the down-mix) to `output` as a 16 kHz mono
- * 16-bit PCM WAV over the noise floor. Rejects with a `DecodeError` that carries the end of ffmpeg's stderr when ffmpeg could
+ * 16-bit PCM WAV. Rejects with a `DecodeError` that carries the end of ffmpeg's stderr when ffmpeg could
  * not make sense of the input; with the `CommandFailedError` itself when the fault is the server's (a
  * full disk under `output`, ffmpeg killed), since that is no reason to blame the media.
  */
@@ -69,7 +53,7 @@ export async function decodeChannel(
     input,
     "-map",
     "0:a:0",
-    ...recognizerFilterArgs(channel),
+    ...channelFilterArgs(channel),
     ...(options.maxLengthMs === undefined ? [] : ["-t", String(options.maxLengthMs / 1000)]),
     "-ar",
     String(RECOGNIZER_SAMPLE_RATE),

@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { isCleanLine } from "./line-measure.ts";
 import type { RecognizedWord } from "../domain/transcript.ts";
 import { spotKeywords } from "./pocketsphinx-keywords.ts";
 import type { RecognizeOptions, Recognizer } from "./recognizer.ts";
@@ -8,22 +9,18 @@ import { CommandFailedError, run } from "./run.ts";
 export const DEBIAN_POCKETSPHINX_MODEL_DIR = "/usr/share/pocketsphinx/model/en-us";
 
 /**
- * Above this background level (dBFS, `backgroundLevelDb`) a line is noisy, and pocketsphinx's spectral
- * noise subtraction (`-remove_noise`) stays on; below it, it is turned off. Measured on the tuning half of
- * `npm run bench:accuracy` (issue 15): on clean 8 kHz calls the subtraction estimates "noise" from digital
- * silence and an empty band above 4 kHz, and turning it off (with the noise floor of decode.ts) took word
- * error from 44% to 30% (mu-law), 43% to 28% (speech at −30 dBFS) and 50% to 36% (GSM); on a line with noise
- * at 15 dB SNR (about −35 dBFS here) turning it off cost 10 points. Clean channels measure about −65 dBFS
- * (the noise floor); the threshold sits between, nearer the clean side, since real lines hiss a little.
- * Other settings tried there did not help: a language weight of 5, 8 or 10 (default 6.5), wider beams,
- * `-dither yes`; `-cmn`, `-upperf` and the rest of the front end are fixed by the model's `feat.params`.
+ * pocketsphinx's spectral noise subtraction (`-remove_noise`) is on for a noisy line and off for a clean
+ * one (`isCleanLine`). Measured on the tuning half of `npm run bench:accuracy` (issue 15): on clean 8 kHz
+ * calls it estimates "noise" from digital silence and an empty band above 4 kHz, and turning it off took
+ * word error on mu-law calls from 44% to 38% alone and to 30% with the noise floor (noise-floor.ts); on a
+ * line with noise at 15 dB SNR turning it off cost 10 points. Other settings tried there did not help: a
+ * language weight of 5, 8 or 10 (default 6.5), wider beams, `-dither yes`, ffmpeg's `afftdn` denoiser on
+ * the noisy line; `-cmn`, `-upperf` and the rest of the front end are fixed by the model's `feat.params`.
  */
-export const NOISY_LINE_DB = -50;
-
 /** The decoder settings for audio of this background level (unknown: pocketsphinx's defaults). Pure. */
 export function decoderSettings(backgroundDb: number | undefined): string[] {
   if (backgroundDb === undefined) return [];
-  return ["-remove_noise", backgroundDb > NOISY_LINE_DB ? "yes" : "no"];
+  return ["-remove_noise", isCleanLine(backgroundDb) ? "no" : "yes"];
 }
 
 export interface PocketsphinxOptions {

@@ -9,7 +9,7 @@ export interface RecognizeOptions {
    * recognised: a long file's progress. Engines that cannot tell say nothing until they end.
    */
   onHeard?: (untilMs: number) => void;
-  /** The audio's background level in dBFS (`backgroundLevelDb`), for an engine that treats noisy lines apart. */
+  /** The audio's background level in dBFS (`measureLine`), for an engine that treats noisy lines apart. */
   backgroundDb?: number;
   /**
    * Terms to listen for beside the engine's own vocabulary (custom vocabularies, spotting keywords): a

@@ -4,8 +4,9 @@ import { join } from "node:path";
 import type { RecognizedWord, SpeakerWords } from "../domain/transcript.ts";
 import { type ChannelSelection, decodeChannel } from "./decode.ts";
 import { measureVoice } from "./measure-voice.ts";
-import { backgroundLevelDb } from "./background-level.ts";
+import { measureLine, wantsNoiseFloor } from "./line-measure.ts";
 import { createPhaseTimer, type PhaseTimer } from "./phase-timer.ts";
+import { addNoiseFloorToWav } from "./noise-floor.ts";
 import { fastestPlan } from "./piece-plan.ts";
 import { MediaTooLongError } from "./probe.ts";
 import { PocketsphinxRecognizer } from "./pocketsphinx.ts";
@@ -96,7 +97,7 @@ export async function transcribeSpeaker(
   // Named for this process, so that a later start can tell a crash's leftover from a directory in use.
   const dir = await mkdtemp(join(options.tempDir ?? tmpdir(), transcribeDirPrefix()));
   try {
-    // Always decoded, even a 16 kHz mono WAV: the recogniser reads its input over a noise floor (decode.ts).
+    // Always decoded, even a 16 kHz mono WAV: a clean telephone line gets a noise floor in place.
     const decoded = join(dir, "decoded.wav");
     const { maxLengthMs } = options;
     // One second past the limit: decoded audio that reaches it is too long, not merely at the limit.
@@ -121,12 +122,17 @@ export async function transcribeSpeaker(
       options.segmentTargetMs === Number.POSITIVE_INFINITY ||
       (options.segmentTargetMs === undefined && slots < 2) ||
       (lengthMs <= maxMs && lengthMs < 2 * minMs);
-    // Both scans read the decoded channel once more; they count as the silence scan.
+    // These passes over the decoded channel count as the silence scan. The floor goes in after the
+    // silences are found, so that it cannot hide one.
     const { backgroundDb, silences } = await limiter.run(() =>
-      phases.time("silenceScan", async () => ({
-        backgroundDb: await backgroundLevelDb(decoded, layout, signal),
-        silences: onePiece ? [] : await detectSilences(decoded, { ...options.silence, lengthMs, signal }),
-      })),
+      phases.time("silenceScan", async () => {
+        const line = await measureLine(decoded, layout, signal);
+        const silences = onePiece
+          ? []
+          : await detectSilences(decoded, { ...options.silence, lengthMs, signal });
+        if (wantsNoiseFloor(line)) await addNoiseFloorToWav(decoded, layout, signal);
+        return { backgroundDb: line.backgroundDb, silences };
+      }),
     );
     const plan: Segment[] = onePiece
       ? [{ startMs: 0, endMs: lengthMs }]

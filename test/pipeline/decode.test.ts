@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { DecodeError, decodeChannel, recognizerFilterArgs } from "../../src/pipeline/decode.ts";
+import { channelFilterArgs, DecodeError, decodeChannel } from "../../src/pipeline/decode.ts";
 import { serverFaultOf, toolFault } from "../../src/domain/server-faults.ts";
 import { CommandFailedError, run } from "../../src/pipeline/run.ts";
 import { parseWavHeader } from "../../src/pipeline/wav.ts";
@@ -18,12 +18,12 @@ async function rms(wav: string): Promise<number> {
   return Math.sqrt(sum / count);
 }
 
-describe("recognizerFilterArgs", () => {
+describe("channelFilterArgs", () => {
   it("pans one channel or down-mixes", () => {
-    assert.match(recognizerFilterArgs(1).join(" "), /^-af pan=mono\|c0=c1,/);
-    assert.match(recognizerFilterArgs("mix").join(" "), /^-af aformat=channel_layouts=mono,/);
-    assert.throws(() => recognizerFilterArgs(-1), RangeError);
-    assert.throws(() => recognizerFilterArgs(0.5), RangeError);
+    assert.deepEqual(channelFilterArgs(1), ["-af", "pan=mono|c0=c1"]);
+    assert.deepEqual(channelFilterArgs("mix"), ["-ac", "1"]);
+    assert.throws(() => channelFilterArgs(-1), RangeError);
+    assert.throws(() => channelFilterArgs(0.5), RangeError);
   });
 });
 
@@ -82,9 +82,7 @@ describe("decodeChannel", () => {
       `about 2 s of samples, got ${layout.dataBytes} bytes`,
     );
     assert.ok((await rms(left)) > 1000, "the tone is on the left");
-    const floor = await rms(right);
-    // Not digital silence: the recogniser reads a faint noise floor (about 19 of 32768 RMS) under everything.
-    assert.ok(floor > 5 && floor < 50, `the right is silent but for the noise floor, RMS ${floor}`);
+    assert.ok((await rms(right)) < 50, "the right is silent");
   });
 
   it("down-mixes for a single speaker", async () => {

@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { backgroundLevelDb, percentile } from "../../src/pipeline/background-level.ts";
+import { measureLine, percentile, wantsNoiseFloor } from "../../src/pipeline/line-measure.ts";
 import { readWavLayout, wavHeader } from "../../src/pipeline/wav.ts";
 
 const RATE = 16000;
@@ -23,7 +23,7 @@ function turnThenPause(noiseRms: number, pauseSeconds: number): Buffer {
   return Buffer.concat([wavHeader(data.length, RATE), data]);
 }
 
-describe("backgroundLevelDb", () => {
+describe("measureLine", () => {
   let dir = "";
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), "hark-background-"));
@@ -33,18 +33,28 @@ describe("backgroundLevelDb", () => {
   const levelOf = async (name: string, wav: Buffer) => {
     const file = join(dir, name);
     await writeFile(file, wav);
-    return backgroundLevelDb(file, await readWavLayout(file));
+    return measureLine(file, await readWavLayout(file));
   };
 
   it("hears the line's noise between turns, not the speech", async () => {
     const hiss = await levelOf("hiss.wav", turnThenPause(10 ** (-35 / 20), 1));
-    assert.ok(Math.abs(hiss - -35) < 1.5, `a line hissing at -35 dBFS measures ${hiss.toFixed(1)}`);
+    assert.ok(
+      Math.abs(hiss.backgroundDb - -35) < 1.5,
+      `a line hissing at -35 dBFS measures ${hiss.backgroundDb}`,
+    );
     const clean = await levelOf("clean.wav", turnThenPause(10 ** (-65 / 20), 1));
-    assert.ok(Math.abs(clean - -65) < 1.5, `a clean line measures ${clean.toFixed(1)}`);
+    assert.ok(Math.abs(clean.backgroundDb - -65) < 1.5, `a clean line measures ${clean.backgroundDb}`);
   });
 
-  it("calls digital silence as quiet as 16 bits can say", async () => {
-    assert.equal(await levelOf("silent.wav", turnThenPause(0, 1)), -96);
+  it("tells a narrow band from white noise's wide one, and wants the floor on a clean narrow line only", async () => {
+    const silent = await levelOf("silent.wav", turnThenPause(0, 1));
+    assert.equal(silent.backgroundDb, -96, "digital silence is as quiet as 16 bits can say");
+    assert.ok(silent.highBandDb < -50, `a 440 Hz tone has no energy above 5 kHz: ${silent.highBandDb}`);
+    assert.equal(wantsNoiseFloor(silent), true);
+    const hiss = await levelOf("hiss.wav", turnThenPause(10 ** (-35 / 20), 1));
+    assert.ok(hiss.highBandDb > -50, `white noise fills the band above 5 kHz: ${hiss.highBandDb}`);
+    assert.equal(wantsNoiseFloor(hiss), false);
+    assert.equal(wantsNoiseFloor({ backgroundDb: -96, highBandDb: -20 }), false, "clean wide-band speech");
   });
 });
 

@@ -1,0 +1,130 @@
+import { open } from "node:fs/promises";
+import type { WavLayout } from "./wav.ts";
+
+/**
+ * What the recogniser's front end needs to know of a channel's line (issue 15), measured in one pass over
+ * the 16-bit mono PCM WAV `decodeChannel` writes, a chunk at a time (memory stays flat however long).
+ */
+export interface LineMeasure {
+  /**
+   * How loud the channel is where nobody speaks: the level (dBFS) a tenth of its 50 ms frames stay under.
+   * A party's channel of a call is the other party's turn about half the time, and a recording of one
+   * voice pauses between sentences, so the tenth percentile is the line's own noise, not speech.
+   */
+  backgroundDb: number;
+  /**
+   * The share of the channel's energy above 5 kHz, in dB: telephone audio resampled to 16 kHz has
+   * none (−60 to −75 measured), wide-band speech has fricatives there (−17 to −36).
+   */
+  highBandDb: number;
+}
+
+/**
+ * Above this background level (dBFS) a line is noisy: it keeps pocketsphinx's noise subtraction
+ * (pocketsphinx.ts) and gets no noise floor (noise-floor.ts). Measured on the tuning half of
+ * `npm run bench:accuracy`: clean channels (digital silence between turns) measure −96 dBFS, a line with
+ * noise at 15 dB SNR about −35; the threshold sits between, nearer the clean side, since real lines hiss.
+ */
+export const NOISY_LINE_DB = -50;
+/** Below this share of energy above 5 kHz (dB) a channel is narrow-band: telephone audio. */
+export const NARROW_BAND_DB = -50;
+
+export function isCleanLine(backgroundDb: number): boolean {
+  return backgroundDb <= NOISY_LINE_DB;
+}
+
+/** A clean telephone line, whose empty band and digital silences the noise floor fills (noise-floor.ts). */
+export function wantsNoiseFloor(line: LineMeasure): boolean {
+  return isCleanLine(line.backgroundDb) && line.highBandDb < NARROW_BAND_DB;
+}
+
+const FRAME_SECONDS = 0.05;
+const BACKGROUND_PERCENTILE = 0.1;
+const HIGH_BAND_HZ = 5000;
+/** Second-order sections in the high-pass: eight poles leave a 3.4 kHz telephone band 60 dB down. */
+const HIGH_PASS_SECTIONS = 4;
+/** Digital silence, which has no level: as quiet as 16-bit audio can say. */
+const SILENCE_DB = -96;
+const CHUNK_BYTES = 64 * 1024;
+
+export async function measureLine(
+  wav: string,
+  layout: WavLayout,
+  signal?: AbortSignal,
+): Promise<LineMeasure> {
+  if (layout.channels !== 1 || layout.bitsPerSample !== 16)
+    throw new Error(
+      `measuring a line needs 16-bit mono PCM, not ${layout.channels} x ${layout.bitsPerSample} bit`,
+    );
+  const frameSamples = Math.max(1, Math.round(layout.sampleRate * FRAME_SECONDS));
+  const highPass = Array.from({ length: HIGH_PASS_SECTIONS }, () =>
+    biquadHighPass(HIGH_BAND_HZ, layout.sampleRate),
+  );
+  const levels: number[] = [];
+  let frameSum = 0;
+  let frameCount = 0;
+  let total = 0;
+  let high = 0;
+  const file = await open(wav, "r");
+  try {
+    const buffer = Buffer.alloc(CHUNK_BYTES);
+    const end = layout.dataOffset + layout.dataBytes;
+    for (let position = layout.dataOffset; position < end;) {
+      signal?.throwIfAborted();
+      const { bytesRead } = await file.read(buffer, 0, Math.min(CHUNK_BYTES, end - position), position);
+      // Whole samples only, so that no sample is split between two reads.
+      const whole = bytesRead - (bytesRead % 2);
+      if (whole === 0) break;
+      for (let i = 0; i < whole; i += 2) {
+        const sample = buffer.readInt16LE(i);
+        const filtered = highPass.reduce((value, filter) => filter(value), sample);
+        total += sample * sample;
+        high += filtered * filtered;
+        frameSum += sample * sample;
+        if (++frameCount === frameSamples) {
+          levels.push(levelDb(frameSum / frameCount));
+          frameSum = 0;
+          frameCount = 0;
+        }
+      }
+      position += whole;
+    }
+  } finally {
+    await file.close();
+  }
+  if (frameCount > 0) levels.push(levelDb(frameSum / frameCount));
+  return {
+    backgroundDb: percentile(levels, BACKGROUND_PERCENTILE),
+    highBandDb: total > 0 ? Math.max(SILENCE_DB, 10 * Math.log10(high / total)) : SILENCE_DB,
+  };
+}
+
+/** dBFS of a mean square of 16-bit samples, digital silence at −96. */
+function levelDb(meanSquare: number): number {
+  const rms = Math.sqrt(meanSquare) / 32768;
+  return rms > 0 ? Math.max(SILENCE_DB, 20 * Math.log10(rms)) : SILENCE_DB;
+}
+
+/** A second-order Butterworth high-pass (the Audio EQ Cookbook's), one sample in, one out. */
+export function biquadHighPass(cutoffHz: number, sampleRate: number): (sample: number) => number {
+  const w0 = (2 * Math.PI * cutoffHz) / sampleRate;
+  const alpha = Math.sin(w0) / (2 * Math.SQRT1_2);
+  const cos = Math.cos(w0);
+  const a0 = 1 + alpha;
+  const [b0, b1, b2] = [(1 + cos) / 2 / a0, -(1 + cos) / a0, (1 + cos) / 2 / a0];
+  const [a1, a2] = [(-2 * cos) / a0, (1 - alpha) / a0];
+  let [x1, x2, y1, y2] = [0, 0, 0, 0];
+  return (x) => {
+    const y = b0 * x + b1 * x1 + b2 * x2 - a1 * y1 - a2 * y2;
+    [x2, x1, y2, y1] = [x1, x, y1, y];
+    return y;
+  };
+}
+
+/** The value a `fraction` of `values` lie at or below (nearest rank); digital silence for none. Pure. */
+export function percentile(values: readonly number[], fraction: number): number {
+  if (values.length === 0) return SILENCE_DB;
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil(fraction * sorted.length) - 1));
+  return sorted[rank]!;
+}
