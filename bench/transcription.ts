@@ -7,14 +7,10 @@
  *
  *   npm run bench            (or: node bench/transcription.ts [runs of the one-minute call])
  */
-import { openAsBlob } from "node:fs";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import pino from "pino";
-import type { Transcript } from "../src/domain/transcript.ts";
-import { startHark } from "../src/server.ts";
-import { loadSettings } from "../src/settings.ts";
+import { startHarkClient } from "./support/accuracy-engines.ts";
 import { barePocketsphinx } from "./support/bare-pocketsphinx.ts";
 import {
   buildSpeech,
@@ -77,7 +73,7 @@ async function main(): Promise<void> {
       const ours = best();
       for (let run = 0; run < runs; run++) {
         await bare.time(() => barePocketsphinx(file));
-        await ours.time(() => hark.transcribe(file));
+        await ours.time(async () => (await hark.recognise(file, false)).channels[0] ?? []);
       }
       const ref = normalizeWords(reference.join(" "));
       const bareWer = wordErrorRate(ref, normalizeWords(bare.result()));
@@ -112,47 +108,6 @@ function best() {
     },
     ms: () => fastest.ms,
     result: () => fastest.result,
-  };
-}
-
-/** A Hark of default settings in this process, with one account, that transcribes a file upload to finished. */
-async function startHarkClient() {
-  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "hark-bench-data-"));
-  await fs.chmod(dataDir, 0o755); // the embedded server may run as another user (root cannot run it)
-  const adminToken = "bench-admin-token-0123456789";
-  const hark = await startHark(
-    loadSettings({ HARK_DATA_DIR: dataDir, PORT: "0", HARK_ADMIN_TOKEN: adminToken, HARK_LOG_LEVEL: "warn" }),
-    pino({ level: "warn" }),
-  );
-  const account = await fetch(`${hark.address}/admin/accounts`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
-    body: JSON.stringify({ accountName: "bench" }),
-  }).then((r) => r.json() as Promise<{ token: string }>);
-  return {
-    async transcribe(file: string): Promise<string[]> {
-      const form = new FormData();
-      form.append("media", await openAsBlob(file, { type: "audio/x-wav" }), "call.wav");
-      const ended = new Promise<string>((resolve) =>
-        hark.services.events.once("media.ended", (event) => resolve(event.mediaId)),
-      );
-      const upload = await fetch(`${hark.address}/v3/media`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${account.token}` },
-        body: form,
-      }).then((r) => r.json() as Promise<{ mediaId: string }>);
-      const mediaId = await ended;
-      if (mediaId !== upload.mediaId) throw new Error("another media ended");
-      const doc = await fetch(`${hark.address}/v3/media/${mediaId}`, {
-        headers: { authorization: `Bearer ${account.token}` },
-      }).then((r) => r.json() as Promise<{ status: string; transcript: Transcript }>);
-      if (doc.status !== "finished") throw new Error(`processing ended ${doc.status}`);
-      return doc.transcript.words.filter((w) => w.m === undefined).map((w) => w.w);
-    },
-    async stop() {
-      await hark.stop();
-      await fs.rm(dataDir, { recursive: true, force: true });
-    },
   };
 }
 

@@ -1,5 +1,5 @@
 /**
- * The two recognisers the accuracy benchmark compares, each timed on one call: Hark started in-process
+ * The two recognisers the benchmarks compare (accuracy, transcription), each timed on one call: Hark started in-process
  * (upload → `finished`, words per speaker from the transcript's turns) and the bare
  * `pocketsphinx_continuous` on whole 16 kHz mono files (one after another for the two channels of a call).
  */
