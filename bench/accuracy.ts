@@ -9,6 +9,7 @@
  *
  *   npm run bench:accuracy            every dialogue (≥ 10 minutes of speech per condition)
  *   npm run bench:accuracy -- --quick two dialogues per part, for development
+ *   npm run bench:accuracy -- --only mono16k,gsm   only these conditions (their keys)
  *
  * Audio is cached under $TMPDIR/hark-accuracy-bench; delete it to generate again.
  */
@@ -49,7 +50,10 @@ async function main(): Promise<void> {
 
   const codec = await lossyCodec();
   if ("missing" in codec) console.log(`lossy codec condition skipped: ${codec.missing}`);
-  const list = conditions("missing" in codec ? undefined : codec);
+  const only = process.argv.includes("--only") ? process.argv[process.argv.indexOf("--only") + 1] : undefined;
+  const list = conditions("missing" in codec ? undefined : codec).filter(
+    (condition) => only === undefined || only.split(",").includes(condition.key),
+  );
 
   // Generation first (cached), two at a time: flite and ffmpeg are single-threaded.
   const spoken: SpokenDialogue[] = [];

@@ -10,7 +10,7 @@ import type { WavLayout } from "./wav.ts";
  * at −30 dBFS, 50% to 36% through GSM and 32% to 25% on 16 kHz mono mixes. A floor three times louder hurt
  * speech at −30 dBFS. On a line that already hisses (15 dB SNR) the floor cost 7 points, and on clean
  * wide-band speech (flite's 16 kHz voices alone) it turned right sentences wrong: it is for clean
- * narrow-band lines only (`wantsNoiseFloor`).
+ * narrow-band lines only (`isCleanTelephoneLine`).
  */
 export const NOISE_FLOOR_PEAK = 33;
 

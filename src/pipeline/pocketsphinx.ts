@@ -1,5 +1,4 @@
 import { join } from "node:path";
-import { isCleanLine } from "./line-measure.ts";
 import type { RecognizedWord } from "../domain/transcript.ts";
 import { spotKeywords } from "./pocketsphinx-keywords.ts";
 import type { RecognizeOptions, Recognizer } from "./recognizer.ts";
@@ -9,18 +8,17 @@ import { CommandFailedError, run } from "./run.ts";
 export const DEBIAN_POCKETSPHINX_MODEL_DIR = "/usr/share/pocketsphinx/model/en-us";
 
 /**
- * pocketsphinx's spectral noise subtraction (`-remove_noise`) is on for a noisy line and off for a clean
- * one (`isCleanLine`). Measured on the tuning half of `npm run bench:accuracy` (issue 15): on clean 8 kHz
- * calls it estimates "noise" from digital silence and an empty band above 4 kHz, and turning it off took
- * word error on mu-law calls from 44% to 38% alone and to 30% with the noise floor (noise-floor.ts); on a
- * line with noise at 15 dB SNR turning it off cost 10 points. Other settings tried there did not help: a
- * language weight of 5, 8 or 10 (default 6.5), wider beams, `-dither yes`, ffmpeg's `afftdn` denoiser on
- * the noisy line; `-cmn`, `-upperf` and the rest of the front end are fixed by the model's `feat.params`.
+ * pocketsphinx's spectral noise subtraction (`-remove_noise`) is off for a clean telephone line and at its
+ * default (on) for everything else. Measured on the tuning half of `npm run bench:accuracy` (issue 15): on
+ * clean 8 kHz calls it estimates "noise" from digital silence and an empty band above 4 kHz, and turning it
+ * off took word error on mu-law calls from 44% to 38% alone and to 30% with the noise floor
+ * (noise-floor.ts); on a line with noise at 15 dB SNR turning it off cost 10 points. Other settings tried
+ * there did not help: a language weight of 5, 8 or 10 (default 6.5), wider beams, `-dither yes`, a VAD
+ * threshold of 3 or 4 and ffmpeg's `afftdn` denoiser on the noisy line; `-cmn`, `-upperf` and the rest of
+ * the front end are fixed by the model's `feat.params`.
  */
-/** The decoder settings for audio of this background level (unknown: pocketsphinx's defaults). Pure. */
-export function decoderSettings(backgroundDb: number | undefined): string[] {
-  if (backgroundDb === undefined) return [];
-  return ["-remove_noise", isCleanLine(backgroundDb) ? "no" : "yes"];
+export function decoderSettings(cleanTelephoneLine: boolean | undefined): string[] {
+  return cleanTelephoneLine ? ["-remove_noise", "no"] : [];
 }
 
 export interface PocketsphinxOptions {
@@ -70,7 +68,7 @@ export class PocketsphinxRecognizer implements Recognizer {
       "-logfn",
       "/dev/null",
       ...this.#modelArgs,
-      ...decoderSettings(options.backgroundDb),
+      ...decoderSettings(options.cleanTelephoneLine),
       ...this.#extraArgs,
     ];
     const heard = options.onHeard && heardUntil(offsetMs, options.onHeard);

@@ -9,8 +9,11 @@ export interface RecognizeOptions {
    * recognised: a long file's progress. Engines that cannot tell say nothing until they end.
    */
   onHeard?: (untilMs: number) => void;
-  /** The audio's background level in dBFS (`measureLine`), for an engine that treats noisy lines apart. */
-  backgroundDb?: number;
+  /**
+   * The audio is a clean telephone line (`isCleanTelephoneLine`): narrow-band, quiet between turns. An
+   * engine trained on wide-band speech may read it with settings of its own.
+   */
+  cleanTelephoneLine?: boolean;
   /**
    * Terms to listen for beside the engine's own vocabulary (custom vocabularies, spotting keywords): a
    * term heard replaces the words recognised where it was said. None: the engine as it is.

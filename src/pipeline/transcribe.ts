@@ -4,7 +4,7 @@ import { join } from "node:path";
 import type { RecognizedWord, SpeakerWords } from "../domain/transcript.ts";
 import { type ChannelSelection, decodeChannel } from "./decode.ts";
 import { measureVoice } from "./measure-voice.ts";
-import { measureLine, wantsNoiseFloor } from "./line-measure.ts";
+import { isCleanTelephoneLine, measureLine } from "./line-measure.ts";
 import { createPhaseTimer, type PhaseTimer } from "./phase-timer.ts";
 import { addNoiseFloorToWav } from "./noise-floor.ts";
 import { fastestPlan } from "./piece-plan.ts";
@@ -124,14 +124,15 @@ export async function transcribeSpeaker(
       (lengthMs <= maxMs && lengthMs < 2 * minMs);
     // These passes over the decoded channel count as the silence scan. The floor goes in after the
     // silences are found, so that it cannot hide one.
-    const { backgroundDb, silences } = await limiter.run(() =>
+    const { cleanTelephoneLine, silences } = await limiter.run(() =>
       phases.time("silenceScan", async () => {
         const line = await measureLine(decoded, layout, signal);
         const silences = onePiece
           ? []
           : await detectSilences(decoded, { ...options.silence, lengthMs, signal });
-        if (wantsNoiseFloor(line)) await addNoiseFloorToWav(decoded, layout, signal);
-        return { backgroundDb: line.backgroundDb, silences };
+        const clean = isCleanTelephoneLine(line);
+        if (clean) await addNoiseFloorToWav(decoded, layout, signal);
+        return { cleanTelephoneLine: clean, silences };
       }),
     );
     const plan: Segment[] = onePiece
@@ -154,7 +155,7 @@ export async function transcribeSpeaker(
     const recognizePiece = async (segment: Segment, index: number, pieceSignal: AbortSignal) => {
       pieceSignal.throwIfAborted();
       const onHeard = (untilMs: number) => hear(index, segment, untilMs - segment.startMs);
-      const engine = { signal: pieceSignal, onHeard, backgroundDb, ...vocabulary };
+      const engine = { signal: pieceSignal, onHeard, cleanTelephoneLine, ...vocabulary };
       if (plan.length === 1) return recognizer.recognize(decoded, 0, engine);
       const piece = join(dir, `piece-${index}.wav`);
       await writeWavSlice(decoded, layout, segment.startMs, segment.endMs, piece);

@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { measureLine, percentile, wantsNoiseFloor } from "../../src/pipeline/line-measure.ts";
+import { measureLine, percentile, isCleanTelephoneLine } from "../../src/pipeline/line-measure.ts";
 import { readWavLayout, wavHeader } from "../../src/pipeline/wav.ts";
 
 const RATE = 16000;
@@ -46,15 +46,19 @@ describe("measureLine", () => {
     assert.ok(Math.abs(clean.backgroundDb - -65) < 1.5, `a clean line measures ${clean.backgroundDb}`);
   });
 
-  it("tells a narrow band from white noise's wide one, and wants the floor on a clean narrow line only", async () => {
+  it("tells a narrow band from white noise's wide one, and a clean telephone line from the rest", async () => {
     const silent = await levelOf("silent.wav", turnThenPause(0, 1));
     assert.equal(silent.backgroundDb, -96, "digital silence is as quiet as 16 bits can say");
     assert.ok(silent.highBandDb < -50, `a 440 Hz tone has no energy above 5 kHz: ${silent.highBandDb}`);
-    assert.equal(wantsNoiseFloor(silent), true);
+    assert.equal(isCleanTelephoneLine(silent), true);
     const hiss = await levelOf("hiss.wav", turnThenPause(10 ** (-35 / 20), 1));
     assert.ok(hiss.highBandDb > -50, `white noise fills the band above 5 kHz: ${hiss.highBandDb}`);
-    assert.equal(wantsNoiseFloor(hiss), false);
-    assert.equal(wantsNoiseFloor({ backgroundDb: -96, highBandDb: -20 }), false, "clean wide-band speech");
+    assert.equal(isCleanTelephoneLine(hiss), false);
+    assert.equal(
+      isCleanTelephoneLine({ backgroundDb: -96, highBandDb: -20 }),
+      false,
+      "clean wide-band speech",
+    );
   });
 });
 

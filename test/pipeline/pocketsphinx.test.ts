@@ -114,9 +114,9 @@ describe("clampConfidence", () => {
 });
 
 describe("decoderSettings", () => {
-  it("subtracts noise only on a noisy line", () => {
-    assert.deepEqual(decoderSettings(-65), ["-remove_noise", "no"], "a clean line over the noise floor");
-    assert.deepEqual(decoderSettings(-35), ["-remove_noise", "yes"], "a hissing line");
+  it("does not subtract noise on a clean telephone line", () => {
+    assert.deepEqual(decoderSettings(true), ["-remove_noise", "no"], "a clean telephone line");
+    assert.deepEqual(decoderSettings(false), [], "anything else: the engine's defaults");
     assert.deepEqual(decoderSettings(undefined), [], "unknown: the engine's defaults");
   });
 });

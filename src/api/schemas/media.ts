@@ -381,7 +381,9 @@ export const Progress = Type.Object(
           {
             download: phaseMs("fetching the `mediaUrl`; absent for an upload"),
             decode: phaseMs("reading the container and decoding each channel to 16 kHz PCM"),
-            silenceScan: phaseMs("looking for silences to cut at; absent when the audio stays in one piece"),
+            silenceScan: phaseMs(
+              "measuring each channel's line (noise, band) and looking for silences to cut at",
+            ),
             recognition: phaseMs("recognising the pieces"),
             analysis: phaseMs(
               "everything made from the words: transcript, analyses, voice features, redacted audio, formats, encryption",
