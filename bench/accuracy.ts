@@ -103,7 +103,9 @@ async function main(): Promise<void> {
         tally.audioMs += dialogue.lengthMs;
         tally.calls++;
       }
+      // Each condition's rows as soon as it is done: a full run is long, and a cut one keeps what it measured.
       process.stderr.write(`done: ${condition.name} (${seconds(performance.now() - started)})\n`);
+      for (const part of PARTS) process.stderr.write(`${row(condition, part, tallies)}\n`);
     }
   } finally {
     await hark.stop();
@@ -136,16 +138,17 @@ function printTable(list: Condition[], tallies: Map<string, Tally>, quick: boole
   console.log("| condition | part | calls | audio | Hark WER | bare WER | Hark - bare | time Hark / bare |");
   console.log("|---|---|---|---|---|---|---|---|");
   for (const condition of list)
-    for (const part of PARTS) {
-      const t = tallies.get(`${condition.key}/${part}`);
-      if (t === undefined) continue;
-      const hark = t.harkErrors / t.referenceWords;
-      const bare = t.bareErrors / t.referenceWords;
-      const diff = (hark - bare) * 100;
-      console.log(
-        `| ${condition.name} | ${part} | ${t.calls} | ${(t.audioMs / 60000).toFixed(1)} min | ${percent(hark)} | ${percent(bare)} | ${diff > 0 ? "+" : ""}${diff.toFixed(1)} | ${(t.harkMs / t.bareMs).toFixed(2)} |`,
-      );
-    }
+    for (const part of PARTS)
+      if (tallies.has(`${condition.key}/${part}`)) console.log(row(condition, part, tallies));
+}
+
+function row(condition: Condition, part: Part, tallies: Map<string, Tally>): string {
+  const t = tallies.get(`${condition.key}/${part}`);
+  if (t === undefined) return `| ${condition.name} | ${part} | 0 | | | | | |`;
+  const hark = t.harkErrors / t.referenceWords;
+  const bare = t.bareErrors / t.referenceWords;
+  const diff = (hark - bare) * 100;
+  return `| ${condition.name} | ${part} | ${t.calls} | ${(t.audioMs / 60000).toFixed(1)} min | ${percent(hark)} | ${percent(bare)} | ${diff > 0 ? "+" : ""}${diff.toFixed(1)} | ${(t.harkMs / t.bareMs).toFixed(2)} |`;
 }
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
