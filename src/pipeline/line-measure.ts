@@ -1,5 +1,5 @@
 import { open } from "node:fs/promises";
-import type { WavLayout } from "./wav.ts";
+import { forEachSampleChunk, type WavLayout } from "./wav.ts";
 
 /**
  * What the recogniser's front end needs to know of a channel's line (issue 15), measured in one pass over
@@ -46,7 +46,6 @@ const HIGH_BAND_HZ = 5000;
 const HIGH_PASS_SECTIONS = 4;
 /** Digital silence, which has no level: as quiet as 16-bit audio can say. */
 const SILENCE_DB = -96;
-const CHUNK_BYTES = 64 * 1024;
 
 export async function measureLine(
   wav: string,
@@ -68,28 +67,25 @@ export async function measureLine(
   let high = 0;
   const file = await open(wav, "r");
   try {
-    const buffer = Buffer.alloc(CHUNK_BYTES);
-    const end = layout.dataOffset + layout.dataBytes;
-    for (let position = layout.dataOffset; position < end;) {
-      signal?.throwIfAborted();
-      const { bytesRead } = await file.read(buffer, 0, Math.min(CHUNK_BYTES, end - position), position);
-      // Whole samples only, so that no sample is split between two reads.
-      const whole = bytesRead - (bytesRead % 2);
-      if (whole === 0) break;
-      for (let i = 0; i < whole; i += 2) {
-        const sample = buffer.readInt16LE(i);
-        const filtered = highPass.reduce((value, filter) => filter(value), sample);
-        total += sample * sample;
-        high += filtered * filtered;
-        frameSum += sample * sample;
-        if (++frameCount === frameSamples) {
-          levels.push(levelDb(frameSum / frameCount));
-          frameSum = 0;
-          frameCount = 0;
+    await forEachSampleChunk(
+      file,
+      layout,
+      (chunk) => {
+        for (let i = 0; i < chunk.length; i += 2) {
+          const sample = chunk.readInt16LE(i);
+          const filtered = highPass.reduce((value, filter) => filter(value), sample);
+          total += sample * sample;
+          high += filtered * filtered;
+          frameSum += sample * sample;
+          if (++frameCount === frameSamples) {
+            levels.push(levelDb(frameSum / frameCount));
+            frameSum = 0;
+            frameCount = 0;
+          }
         }
-      }
-      position += whole;
-    }
+      },
+      signal,
+    );
   } finally {
     await file.close();
   }

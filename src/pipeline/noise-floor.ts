@@ -1,5 +1,5 @@
 import { open } from "node:fs/promises";
-import type { WavLayout } from "./wav.ts";
+import { forEachSampleChunk, type WavLayout } from "./wav.ts";
 
 /**
  * A faint white noise, about −65 dBFS (uniform within ±33 of 32768), added to a clean channel before it is
@@ -33,8 +33,6 @@ export function addNoiseFloor(buffer: Buffer, length: number, state: NoiseState)
   }
 }
 
-const CHUNK_BYTES = 64 * 1024;
-
 /** Adds the floor to a 16-bit mono PCM WAV in place, a chunk at a time: memory stays flat however long. */
 export async function addNoiseFloorToWav(
   wav: string,
@@ -45,20 +43,16 @@ export async function addNoiseFloorToWav(
     throw new Error(`the noise floor needs 16-bit PCM, not ${layout.bitsPerSample} bit`);
   const file = await open(wav, "r+");
   try {
-    const buffer = Buffer.alloc(CHUNK_BYTES);
     const state = noiseState();
-    const end = layout.dataOffset + layout.dataBytes;
-    for (let position = layout.dataOffset; position < end;) {
-      signal?.throwIfAborted();
-      // Whole samples only (an even count), so that no sample is split between two reads.
-      const wanted = Math.min(CHUNK_BYTES, end - position);
-      const { bytesRead } = await file.read(buffer, 0, wanted, position);
-      const whole = bytesRead - (bytesRead % 2);
-      if (whole === 0) break;
-      addNoiseFloor(buffer, whole, state);
-      await file.write(buffer, 0, whole, position);
-      position += whole;
-    }
+    await forEachSampleChunk(
+      file,
+      layout,
+      async (chunk, position) => {
+        addNoiseFloor(chunk, chunk.length, state);
+        await file.write(chunk, 0, chunk.length, position);
+      },
+      signal,
+    );
   } finally {
     await file.close();
   }

@@ -1,4 +1,4 @@
-import { open, writeFile } from "node:fs/promises";
+import { type FileHandle, open, writeFile } from "node:fs/promises";
 
 /**
  * Cutting a decoded PCM WAV into pieces by byte offsets: exact to the sample and far cheaper than one
@@ -139,4 +139,29 @@ export async function writeWavSlice(
   }
   const header = wavHeader(data.length, layout.sampleRate, layout.channels, layout.bitsPerSample);
   await writeFile(output, Buffer.concat([header, data]));
+}
+
+const CHUNK_BYTES = 64 * 1024;
+
+/**
+ * Visits the sample data of an open WAV a chunk of whole 16-bit samples at a time, so that memory stays
+ * flat however long the file and no sample is split between two chunks. `visit` may write the chunk back
+ * at `position` (the file open for writing).
+ */
+export async function forEachSampleChunk(
+  file: FileHandle,
+  layout: WavLayout,
+  visit: (chunk: Buffer, position: number) => Promise<void> | void,
+  signal?: AbortSignal,
+): Promise<void> {
+  const buffer = Buffer.alloc(CHUNK_BYTES);
+  const end = layout.dataOffset + layout.dataBytes;
+  for (let position = layout.dataOffset; position < end;) {
+    signal?.throwIfAborted();
+    const { bytesRead } = await file.read(buffer, 0, Math.min(CHUNK_BYTES, end - position), position);
+    const whole = bytesRead - (bytesRead % 2);
+    if (whole === 0) break;
+    await visit(buffer.subarray(0, whole), position);
+    position += whole;
+  }
 }
