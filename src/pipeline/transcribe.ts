@@ -122,14 +122,15 @@ export async function transcribeSpeaker(
       options.segmentTargetMs === Number.POSITIVE_INFINITY ||
       (options.segmentTargetMs === undefined && slots < 2) ||
       (lengthMs <= maxMs && lengthMs < 2 * minMs);
-    // These passes over the decoded channel count as the silence scan. The floor goes in after the
-    // silences are found, so that it cannot hide one.
+    // These passes over the decoded channel count as the silence scan. The line is measured here while
+    // ffmpeg looks for silences in a process of its own; the floor goes in after both, so that it cannot
+    // hide a silence.
     const { cleanTelephoneLine, silences } = await limiter.run(() =>
       phases.time("silenceScan", async () => {
-        const line = await measureLine(decoded, layout, signal);
-        const silences = onePiece
-          ? []
-          : await detectSilences(decoded, { ...options.silence, lengthMs, signal });
+        const [line, silences] = await Promise.all([
+          measureLine(decoded, layout, signal),
+          onePiece ? [] : detectSilences(decoded, { ...options.silence, lengthMs, signal }),
+        ]);
         const clean = isCleanTelephoneLine(line);
         if (clean) await addNoiseFloorToWav(decoded, layout, signal);
         return { cleanTelephoneLine: clean, silences };

@@ -3,7 +3,12 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { measureLine, percentile, isCleanTelephoneLine } from "../../src/pipeline/line-measure.ts";
+import {
+  biquadHighPass,
+  isCleanTelephoneLine,
+  measureLine,
+  percentile,
+} from "../../src/pipeline/line-measure.ts";
 import { readWavLayout, wavHeader } from "../../src/pipeline/wav.ts";
 
 const RATE = 16000;
@@ -67,5 +72,31 @@ describe("percentile", () => {
     assert.equal(percentile([5, 1, 4, 2, 3, 6, 7, 8, 9, 10], 0.1), 1);
     assert.equal(percentile([5, 1, 4, 2, 3, 6, 7, 8, 9, 10], 0.5), 5);
     assert.equal(percentile([], 0.1), -96);
+  });
+});
+
+describe("biquadHighPass", () => {
+  const tone = (hz: number, count: number) =>
+    Float64Array.from({ length: count }, (_, i) => 10_000 * Math.sin((2 * Math.PI * hz * i) / RATE));
+  const power = (samples: Float64Array, from: number) =>
+    samples.subarray(from).reduce((sum, sample) => sum + sample * sample, 0) / (samples.length - from);
+
+  it("passes what is above the cut-off and stops what is below", () => {
+    const [high, low] = [tone(7000, 4000), tone(500, 4000)];
+    const [inHigh, inLow] = [power(high, 1000), power(low, 1000)];
+    biquadHighPass(5000, RATE)(high);
+    biquadHighPass(5000, RATE)(low);
+    assert.ok(power(high, 1000) / inHigh > 0.8, "7 kHz passes");
+    assert.ok(power(low, 1000) / inLow < 0.001, "500 Hz is stopped");
+  });
+
+  it("filters a signal in chunks exactly as in one go", () => {
+    const whole = tone(3000, 3000);
+    const chunked = Float64Array.from(whole);
+    biquadHighPass(5000, RATE)(whole);
+    const filter = biquadHighPass(5000, RATE);
+    filter(chunked.subarray(0, 1234));
+    filter(chunked.subarray(1234));
+    assert.deepEqual(chunked, whole);
   });
 });
