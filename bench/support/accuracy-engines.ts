@@ -20,6 +20,11 @@ export const CALLER = "Caller";
 export interface Heard {
   channels: string[][];
   ms: number;
+  /**
+   * Hark's own phase times (`progress.phasesMs` of `GET /v3/media/{mediaId}/progress`) and, as `run`, the
+   * processing run's `totalMs`; absent for the bare engine.
+   */
+  phasesMs?: Record<string, number>;
 }
 
 export interface HarkClient {
@@ -65,7 +70,14 @@ export async function startHarkClient(): Promise<HarkClient> {
       (r) => r.json() as Promise<{ status: string; transcript: Transcript }>,
     );
     if (doc.status !== "finished") throw new Error(`processing ended ${doc.status}`);
-    return { channels: stereo ? bySpeaker(doc.transcript, [AGENT, CALLER]) : [spoken(doc.transcript)], ms };
+    const { progress } = await fetch(`${hark.address}/v3/media/${mediaId}/progress`, { headers: auth }).then(
+      (r) => r.json() as Promise<{ progress: { phasesMs?: Record<string, number>; totalMs?: number } }>,
+    );
+    return {
+      channels: stereo ? bySpeaker(doc.transcript, [AGENT, CALLER]) : [spoken(doc.transcript)],
+      ms,
+      ...(progress.phasesMs && { phasesMs: { ...progress.phasesMs, run: progress.totalMs ?? 0 } }),
+    };
   }
 
   return {
